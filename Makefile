@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# swapnice: per-process swap priority for Linux.
+#
+#   make demo     build what is missing, boot the guest, show the morning problem
+#   make check    host tests, then the guest suite on the patched kernel
+#   make help     everything else
+#
+# Build products live in build/ (never committed).
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+KFLAVOR ?= guest
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+# Debian packages the project needs (installed by "make deps" as root).
+DEB_PACKAGES := linux-source-6.1 qemu-system-x86 busybox-static libcap-dev \
+	gcc make bc bison flex libelf-dev libssl-dev cpio e2fsprogs ccache \
+	xz-utils git kmod util-linux man-db groff-base gnuplot-nox python3 \
+	python3-ply python3-git sparse \
+	stress-ng
+
+KERNEL_IMAGE = $(BUILD)/kbuild-$(KFLAVOR)/arch/x86/boot/bzImage
+GUEST := $(BUILD)/guest
+GUEST_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -pthread \
+	-I$(TOP)/uapi -I$(TOP)/tests/guest -I$(BUILD)/linux/tools/testing/selftests
+GUEST_SRCS := $(wildcard tests/guest/*.c)
+GUEST_BINS := $(patsubst tests/guest/%.c,$(GUEST)/bin/%,$(GUEST_SRCS))
+GUEST_SCRIPTS := $(wildcard tests/guest/*.sh) tests/guest/tests.list
+
+.PHONY: all help deps kernel kernel-debug kernel-plain patches tools guest \
+	initramfs disks demo check check-host check-guest check-configs check-peers shell bench install \
+	clean distclean
+
+all: tools
+
+help:
+	@echo 'make demo          the morning problem, with and without swapnice (main job)'
+	@echo 'make check         all tests: host, then guest suite under QEMU'
+	@echo 'make check-host    host tests only (CLI, uapi)'
+	@echo 'make check-guest   guest suite only (tests/vm/run)'
+	@echo 'make check-peers   selftests and stress-ng on the unpatched and patched kernels, compared'
+	@echo 'make check-configs build the series with SWAP, MEMCG, LRU_GEN, PROC_FS, SYSCTL off; W=1, sparse'
+	@echo 'make kernel        extract linux-source-6.1, apply patches/, build bzImage'
+	@echo 'make patches       export build/linux base..HEAD into patches/'
+	@echo 'make tools         build tools/swapnice'
+	@echo 'make install       install swapnice and its man page (PREFIX, DESTDIR)'
+	@echo 'make shell         interactive shell in the guest'
+	@echo 'make bench         benchmark against the alternatives'
+	@echo 'make deps          install the Debian packages (as root)'
+
+# ---------------------------------------------------------------- set-up
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		cmd="apt-get install -y --no-install-recommends $$(echo $$missing)"; \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "swapnice: missing packages; run as root: apt-get update && $$cmd" >&2; exit 1; \
+		fi; \
+		echo "==> installing: $$(echo $$missing)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$cmd -qq; } > $(BUILD).apt.log 2>&1 \
+			|| { tail -20 $(BUILD).apt.log; echo "swapnice: apt-get failed (log: $(BUILD).apt.log)" >&2; exit 1; }; \
+	fi
+
+# ---------------------------------------------------------------- kernel
+kernel: deps
+	@tests/vm/kernel build guest
+
+kernel-debug: deps
+	@tests/vm/kernel build debug
+
+kernel-plain: deps
+	@tests/vm/kernel build plain
+
+patches:
+	@tests/vm/kernel export
+
+# ---------------------------------------------------------------- tools
+tools:
+	@$(MAKE) -s -C tools/swapnice
+
+install:
+	@$(MAKE) -s -C tools/swapnice install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+# ---------------------------------------------------------------- guest
+# "guest" is what tests/vm/run needs: the kernel, the initramfs, the disks.
+guest: deps
+	@tests/vm/kernel build $(KFLAVOR)
+	@$(MAKE) -s initramfs disks
+
+$(GUEST)/bin/%: tests/guest/%.c tests/guest/*.h uapi/linux/swapnice.h
+	@mkdir -p $(@D)
+	@echo "  CC (static) $@" | sed 's|$(TOP)/||'
+	@gcc $(GUEST_CFLAGS) -o $@ $< -lm
+
+$(GUEST)/swapnice: tools/swapnice/swapnice.c uapi/linux/swapnice.h
+	@mkdir -p $(@D)
+	@$(MAKE) -s -C tools/swapnice static OUT=$@
+
+initramfs: $(GUEST)/initramfs.cpio.gz
+
+$(GUEST)/initramfs.cpio.gz: $(GUEST_BINS) $(GUEST)/swapnice $(GUEST_SCRIPTS) tests/vm/init tests/vm/mkinitramfs
+	@tests/vm/mkinitramfs $@ $(GUEST)/bin $(GUEST)/swapnice
+
+disks: $(BUILD)/disks/swap.img $(BUILD)/disks/data.img
+
+$(BUILD)/disks/swap.img:
+	@mkdir -p $(@D)
+	@echo "==> swap disk: 512 MB"
+	@truncate -s 512M $@.tmp && mkswap -q $@.tmp && mv $@.tmp $@
+
+$(BUILD)/disks/data.img: tests/vm/mkdata
+	@tests/vm/mkdata $@
+
+# ---------------------------------------------------------------- use
+demo: guest tools
+	@tests/vm/demo
+
+shell: guest
+	@tests/vm/run --no-build --shell
+
+check: deps guest
+	@tests/vm/kernel build debug
+	@tests/check
+
+check-host: deps
+	@$(MAKE) -s -C tests/host check
+
+check-guest: guest
+	@tests/vm/run --no-build
+
+check-configs: deps
+	@tests/vm/configs
+
+# The suites written elsewhere on the unpatched and the patched kernel.
+check-peers: guest kernel-plain
+	@tests/peers/build
+	@tests/peers/run plain guest
+
+bench: deps
+	@tests/bench/run
+
+clean:
+	rm -rf $(GUEST) $(BUILD)/logs
+	@$(MAKE) -s -C tools/swapnice clean
+
+distclean:
+	rm -rf $(BUILD)

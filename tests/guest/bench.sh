@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark's guest side (tests/bench/run boots it once per kernel).
+# Usage: bench.sh REPEATS EXTRAS SETUP...
+#   EXTRAS: "overhead", "opposite", both joined by a comma, or "none"
+# Prints "# result", "# sample", "# overhead" and "# opposite" lines, and
+# "# bench-progress" as it goes.  On the patched kernel the static key
+# stays on once any process used swapnice: the host boots "unused" and
+# "overhead" apart from "swapnice".
+reps=$1 extras=$2
+shift 2
+nx=0
+case ,$extras, in *,overhead,*) nx=$((nx + 1)) ;; esac
+case ,$extras, in *,opposite,*) nx=$((nx + 1)) ;; esac
+total=$(( ($# * 4 + nx) * reps ))
+n=0
+progress() { n=$((n + 1)); echo "# bench-progress $n/$total $*"; }
+for r in $(seq "$reps"); do
+	for setup in "$@"; do
+		for lru in classic mglru; do
+			progress "$setup $lru hold (repeat $r)"
+			T=""
+			[ "$r" = 1 ] && T=-T
+			/tests/scenario run $T -l $lru -s $setup -w hold
+			progress "$setup $lru stream (repeat $r)"
+			/tests/scenario run -l $lru -s $setup -w stream
+		done
+	done
+	case ,$extras, in *,overhead,*)
+		progress "overhead (repeat $r)"
+		/tests/scenario overhead 320 ;;
+	esac
+	case ,$extras, in *,opposite,*)
+		progress "opposite (repeat $r)"
+		/tests/scenario opposite 150 ;;
+	esac
+done
