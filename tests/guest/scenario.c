@@ -783,7 +783,7 @@ static void test_kswapd(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(8);
+	ksft_set_plan(10);
 	if (!need_swapnice())
 		ksft_exit_fail_msg("kswapd needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
@@ -791,6 +791,14 @@ static void test_kswapd(void)
 		m.setup = SETUP_PLAIN;
 		run_morning(&m, &r);
 		check_swapped("slow backup, without swapnice", lru, &r);
+		/*
+		 * Nobody's swapnice is set in this run, and the protected
+		 * run before it ended seconds ago: a backup at 10 that has
+		 * ended must leave kswapd nothing to protect for.
+		 */
+		ksft_test_result(r.protected == 0,
+				 "slow backup, without swapnice (%s): kswapd kept nothing for a backup that has ended: %lld folios protected (expected 0)\n",
+				 lru_name(lru), r.protected);
 		ksft_print_msg("direct reclaim scanned %lld of %lld pages\n",
 			       r.pgscan_direct, r.pgscan);
 		m.setup = SETUP_SWAPNICE;
