@@ -20,7 +20,7 @@ DEB_PACKAGES := linux-source-6.1 qemu-system-x86 busybox-static libcap-dev \
 	gcc make bc bison flex libelf-dev libssl-dev cpio e2fsprogs ccache \
 	xz-utils git kmod util-linux man-db groff-base gnuplot-nox python3 \
 	python3-ply python3-git sparse \
-	stress-ng
+	stress-ng rsync
 
 KERNEL_IMAGE = $(BUILD)/kbuild-$(KFLAVOR)/arch/x86/boot/bzImage
 GUEST := $(BUILD)/guest
