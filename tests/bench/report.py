@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn the bench logs in build/bench into results.json, results.md and
 editor-swap.png (gnuplot).  Usage: report.py DIR"""
+import glob
 import json
 import os
 import statistics
@@ -10,6 +11,7 @@ import sys
 
 out = sys.argv[1]
 KERNEL = {"plain": "unpatched", "unused": "patched", "swapnice": "patched"}
+LRUS = ("classic", "mglru")
 FIELDS = ["editor_peak_swap_pct", "editor_retouch_ms", "editor_base_ms", "backup_s",
           "pgscan", "pgsteal", "pswpin", "pswpout"]
 
@@ -24,8 +26,12 @@ def parse(line):
 
 
 runs, samples, overhead, opposite = {}, {}, {}, {}
-for label in ("plain", "unused", "swapnice"):
-    path = os.path.join(out, label + ".log")
+logs = [os.path.join(out, l + ".log") for l in ("plain", "unused", "swapnice")]
+logs += sorted(glob.glob(os.path.join(out, "cost-*.log")))
+for path in logs:
+    # plain.log, cost-plain-1.log, ...: the boot's label names the kernel
+    name = os.path.basename(path)[:-4]
+    label = name.split("-")[1] if name.startswith("cost-") else name
     with open(path, errors="replace") as f:
         for line in f:
             line = line.strip()
@@ -35,14 +41,17 @@ for label in ("plain", "unused", "swapnice"):
                 runs.setdefault(key, []).append(kv)
             elif line.startswith("# sample "):
                 kv = parse(line)
+                if int(kv["swap_kb"]) < 0:  # the editor is gone
+                    continue
                 samples.setdefault((kv["setup"], kv["lru"]), []).append(
                     (int(kv["t_ms"]) / 1000.0, int(kv["swap_kb"]) / 1024.0))
             elif line.startswith("# overhead "):
                 kv = parse(line)
-                overhead.setdefault(KERNEL[label], []).append(kv)
+                overhead.setdefault((KERNEL[label], kv["lru"]), []).append(kv)
             elif line.startswith("# opposite "):
                 kv = parse(line)
-                opposite.setdefault(KERNEL[label], []).append(int(kv["main_alloc_ms"]))
+                opposite.setdefault((KERNEL[label], kv["lru"]), []).append(
+                    int(kv["main_alloc_ms"]))
 
 
 def med(xs):
@@ -53,6 +62,7 @@ rows = []
 for (kernel, lru, setup, work), rs in sorted(runs.items()):
     row = {"kernel": kernel, "lru": lru, "setup": setup, "work": work, "runs": len(rs),
            "backup_completed": all(r["backup_completed"] == "1" for r in rs),
+           "editor_killed": sum(r.get("editor_killed") == "1" for r in rs),
            "spread": {}}
     for f in FIELDS:
         xs = [float(r[f]) for r in rs]
@@ -65,20 +75,39 @@ def ratio(a, b):
     return round(a / b, 3) if a is not None and b else None
 
 
-oh_p = med([float(o["ms"]) for o in overhead.get("patched", [])])
-oh_u = med([float(o["ms"]) for o in overhead.get("unpatched", [])])
-sc_p = med([float(o["pgscan"]) for o in overhead.get("patched", [])])
-sc_u = med([float(o["pgscan"]) for o in overhead.get("unpatched", [])])
+def figures(kernel, lru):
+    oh = overhead.get((kernel, lru), [])
+    ms = [float(o["ms"]) for o in oh]
+    scan = [float(o["pgscan"]) for o in oh]
+    alloc = [float(x) for x in opposite.get((kernel, lru), [])]
+    return {"overhead_ms": med(ms), "overhead_pgscan": med(scan), "main_alloc_ms": med(alloc),
+            "runs": len(ms), "spread": {"overhead_ms": [min(ms), max(ms)] if ms else None,
+                                        "overhead_pgscan": [min(scan), max(scan)] if scan else None,
+                                        "main_alloc_ms": [min(alloc), max(alloc)] if alloc else None}}
+
+
+by_lru = {}
+for lru in LRUS:
+    p, u = figures("patched", lru), figures("unpatched", lru)
+    by_lru[lru] = {"patched": p, "unpatched": u,
+                   "time_ratio": ratio(p["overhead_ms"], u["overhead_ms"]),
+                   "pgscan_ratio": ratio(p["overhead_pgscan"], u["overhead_pgscan"]),
+                   "main_allocator_ratio": ratio(p["main_alloc_ms"], u["main_alloc_ms"])}
+
+
+def worst(key):
+    # The headline figure is the LRU the series costs most on.
+    xs = [by_lru[l][key] for l in LRUS if by_lru[l][key] is not None]
+    return max(xs) if xs else None
+
+
 result = {
     "rows": rows,
     "overhead": {
-        "time_ratio": ratio(oh_p, oh_u),
-        "pgscan_ratio": ratio(sc_p, sc_u),
-        "main_allocator_ratio": ratio(med(opposite.get("patched", [])),
-                                      med(opposite.get("unpatched", []))),
-        "overhead_ms": {"patched": oh_p, "unpatched": oh_u},
-        "main_allocator_ms": {"patched": med(opposite.get("patched", [])),
-                              "unpatched": med(opposite.get("unpatched", []))},
+        "time_ratio": worst("time_ratio"),
+        "pgscan_ratio": worst("pgscan_ratio"),
+        "main_allocator_ratio": worst("main_allocator_ratio"),
+        "by_lru": by_lru,
     },
 }
 with open(os.path.join(out, "results.json"), "w") as f:
@@ -91,16 +120,23 @@ lines = ["| work | LRU | setup | kernel | editor peak swap | re-touch (unpressur
 order = ["plain", "swappiness0", "memory.low", "mlock", "swapnice", "unused"]
 for r in sorted(rows, key=lambda r: (r["work"], r["lru"], order.index(r["setup"]))):
     ml = memlow.get((r["lru"], r["work"]))
-    lines.append("| %s | %s | %s | %s | %.1f%% | %d ms (%d) | %.1f s | %s | %s | %d | %d |" % (
+    lines.append("| %s | %s | %s | %s | %.1f%%%s | %d ms (%d) | %.1f s | %s | %s | %d | %d |" % (
         r["work"], r["lru"], r["setup"], r["kernel"], r["editor_peak_swap_pct"],
+        (", editor killed in %d of %d" % (r["editor_killed"], r["runs"])) if r["editor_killed"] else "",
         r["editor_retouch_ms"], r["editor_base_ms"], r["backup_s"],
         ("%.2fx" % (r["backup_s"] / ml)) if ml else "-",
         "yes" if r["backup_completed"] else "NO", r["pgscan"], r["pswpout"]))
-o = result["overhead"]
-lines += ["", "Medians of %s runs each (spread in results.json)." % (max(r["runs"] for r in rows) if rows else 0),
-          "Cost with nobody's swapnice set (patched/unpatched): time %s, pgscan %s; "
-          "main allocator at 0 beside a small swapnice-10 allocator: %s." % (
-              o["time_ratio"], o["pgscan_ratio"], o["main_allocator_ratio"])]
+lines += ["", "Medians of %s runs each (spread in results.json); re-touch of an editor "
+          "that was killed counts as -1." % (max(r["runs"] for r in rows) if rows else 0), "",
+          "| cost, patched / unpatched | LRU | reclaim-heavy job, time | its pgscan "
+          "| main allocator at 0 beside a swapnice-10 one, time | runs |",
+          "| --- | --- | ---: | ---: | ---: | ---: |"]
+for lru in LRUS:
+    b = by_lru[lru]
+    lines.append("| | %s | %s (%s / %s ms) | %s | %s (%s / %s ms) | %d |" % (
+        lru, b["time_ratio"], b["patched"]["overhead_ms"], b["unpatched"]["overhead_ms"],
+        b["pgscan_ratio"], b["main_allocator_ratio"], b["patched"]["main_alloc_ms"],
+        b["unpatched"]["main_alloc_ms"], b["unpatched"]["runs"]))
 with open(os.path.join(out, "results.md"), "w") as f:
     f.write("\n".join(lines) + "\n")
 

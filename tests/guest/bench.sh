@@ -6,13 +6,13 @@
 # Prints "# result", "# sample", "# overhead" and "# opposite" lines, and
 # "# bench-progress" as it goes.  On the patched kernel the static key
 # stays on once any process used swapnice: the host boots "unused" and
-# "overhead" apart from "swapnice".
+# "overhead" apart from "swapnice".  With no SETUP, only the extras run.
 reps=$1 extras=$2
 shift 2
 nx=0
 case ,$extras, in *,overhead,*) nx=$((nx + 1)) ;; esac
 case ,$extras, in *,opposite,*) nx=$((nx + 1)) ;; esac
-total=$(( ($# * 4 + nx) * reps ))
+total=$(( ($# * 4 + nx * 2) * reps ))
 n=0
 progress() { n=$((n + 1)); echo "# bench-progress $n/$total $*"; }
 for r in $(seq "$reps"); do
@@ -26,12 +26,14 @@ for r in $(seq "$reps"); do
 			/tests/scenario run -l $lru -s $setup -w stream
 		done
 	done
-	case ,$extras, in *,overhead,*)
-		progress "overhead (repeat $r)"
-		/tests/scenario overhead 320 ;;
-	esac
-	case ,$extras, in *,opposite,*)
-		progress "opposite (repeat $r)"
-		/tests/scenario opposite 150 ;;
-	esac
+	for lru in classic mglru; do
+		case ,$extras, in *,overhead,*)
+			progress "overhead $lru (repeat $r)"
+			/tests/scenario overhead 320 $lru ;;
+		esac
+		case ,$extras, in *,opposite,*)
+			progress "opposite $lru (repeat $r)"
+			/tests/scenario opposite 150 $lru ;;
+		esac
+	done
 done

@@ -368,6 +368,7 @@ struct result {
 	long base_ms, retouch_ms;
 	long file_resident_pm;
 	bool completed;
+	bool editor_killed;	/* the editor died (OOM-killed) during the backup */
 	double backup_s;
 	long long pgscan, pgscan_direct, pgsteal, pswpin, pswpout;
 	long long protected, demoted, oom_kill;
@@ -436,6 +437,11 @@ static pid_t start_backup(const struct morning *m)
 	return pid;
 }
 
+static const char *lru_name(bool mglru)
+{
+	return mglru ? "mglru" : "classic";
+}
+
 static void run_morning(const struct morning *m, struct result *r)
 {
 	char mb[16], fmb[16];
@@ -473,6 +479,8 @@ static void run_morning(const struct morning *m, struct result *r)
 		long kb = pid_status(ed.pid, "VmSwap");
 		pid_t w = waitpid(bk, &status, WNOHANG);
 
+		if (kb < 0)
+			r->editor_killed = true;
 		if (kb > r->peak_swap_kb)
 			r->peak_swap_kb = kb;
 		if (m->trace)
@@ -494,7 +502,10 @@ static void run_morning(const struct morning *m, struct result *r)
 	 */
 	if (m->file)
 		r->file_resident_pm = ask(&ed, 'f');
+	/* A dead editor answers nothing: -1, and SIGPIPE is ignored. */
 	r->retouch_ms = ask(&ed, 't');
+	if (r->retouch_ms < 0)
+		r->editor_killed = true;
 	finish(&ed);
 	undo_setup(m);
 
@@ -511,12 +522,13 @@ static void run_morning(const struct morning *m, struct result *r)
 	       "editor_peak_swap_pct=%.1f editor_base_ms=%ld editor_retouch_ms=%ld "
 	       "backup_completed=%d backup_s=%.1f pgscan=%lld pgscan_direct=%lld "
 	       "pgsteal=%lld pswpin=%lld pswpout=%lld swapnice_protected=%lld "
-	       "swapnice_demoted=%lld oom_kill=%lld file_resident_pm=%ld\n",
+	       "swapnice_demoted=%lld oom_kill=%lld file_resident_pm=%ld "
+	       "editor_killed=%d\n",
 	       m->mglru ? "mglru" : "classic", setup_names[m->setup], m->work,
 	       m->editor_mb, r->peak_swap_kb, r->peak_swap_pct, r->base_ms,
 	       r->retouch_ms, r->completed, r->backup_s, r->pgscan,
 	       r->pgscan_direct, r->pgsteal, r->pswpin, r->pswpout, r->protected,
-	       r->demoted, r->oom_kill, r->file_resident_pm);
+	       r->demoted, r->oom_kill, r->file_resident_pm, r->editor_killed);
 }
 
 static int parse_setup(const char *s)
@@ -573,17 +585,22 @@ static int run_main(int argc, char **argv)
 
 /*
  * The opposite case: the editor at 0 is the main allocator (MB), while a
- * process at swapnice 10 allocates a little beside it.  Prints the
- * editor's allocation time.
+ * process at swapnice 10 allocates a little beside it, on the LRU named.
+ * Prints the editor's allocation time.
  */
 static int opposite_main(int argc, char **argv)
 {
 	char *small_argv[] = { "scenario", "trickle", "32", "1", "50", NULL };
 	char *main_argv[] = { "scenario", "alloc", argc > 0 ? argv[0] : "150", NULL };
+	bool mglru = argc > 1 && !strcmp(argv[1], "mglru");
 	struct child small, big;
 	char line[64];
 	long ms;
 
+	if (!set_mglru(mglru)) {
+		fprintf(stderr, "scenario: cannot switch the multi-gen LRU\n");
+		return 1;
+	}
 	drop_caches();
 	small = spawn(small_argv, have_swapnice() ? 10 : 0, NULL);
 	usleep(200 * 1000);
@@ -593,36 +610,39 @@ static int opposite_main(int argc, char **argv)
 	waitpid(big.pid, NULL, 0);
 	fclose(big.out);
 	finish(&small);
-	printf("# opposite main_alloc_ms=%ld\n", ms);
+	printf("# opposite lru=%s main_alloc_ms=%ld\n", lru_name(mglru), ms);
 	return ms < 0;
 }
 
-/* Reclaim-heavy work with every process at 0: allocate MB, print time and pgscan. */
+/*
+ * Reclaim-heavy work with every process at 0: allocate MB on the LRU
+ * named (classic or mglru), print time and pgscan.
+ */
 static int overhead_main(int argc, char **argv)
 {
-	long long s0 = vmstat("pgscan_kswapd") + vmstat("pgscan_direct");
-	long long t0;
+	bool mglru = argc > 1 && !strcmp(argv[1], "mglru");
 	char *a[] = { "scenario", "alloc", argc > 0 ? argv[0] : "320", NULL };
+	long long s0, t0;
 	struct child c;
 	int status;
 
+	if (!set_mglru(mglru)) {
+		fprintf(stderr, "scenario: cannot switch the multi-gen LRU\n");
+		return 1;
+	}
 	drop_caches();
+	s0 = vmstat("pgscan_kswapd") + vmstat("pgscan_direct");
 	t0 = now_ms();
 	c = spawn(a, 0, NULL);
 	fclose(c.in);
 	waitpid(c.pid, &status, 0);
 	fclose(c.out);
-	printf("# overhead ms=%lld pgscan=%lld\n", now_ms() - t0,
+	printf("# overhead lru=%s ms=%lld pgscan=%lld\n", lru_name(mglru), now_ms() - t0,
 	       vmstat("pgscan_kswapd") + vmstat("pgscan_direct") - s0);
 	return 0;
 }
 
 /* ------------------------------------------------------------ tests */
-
-static const char *lru_name(bool mglru)
-{
-	return mglru ? "mglru" : "classic";
-}
 
 /* The scenario presses: without swapnice the editor loses >= 30%. */
 static void check_swapped(const char *what, bool mglru, const struct result *r)
@@ -634,16 +654,20 @@ static void check_swapped(const char *what, bool mglru, const struct result *r)
 
 static void check_protected(const char *what, bool mglru, const struct result *r)
 {
-	ksft_test_result(r->peak_swap_pct <= 1.0,
-			 "%s (%s): editor protected, peak swap %.1f%% (expected <= 1%%)\n",
-			 what, lru_name(mglru), r->peak_swap_pct);
+	ksft_test_result(!r->editor_killed && r->peak_swap_pct <= 1.0,
+			 "%s (%s): editor protected, peak swap %.1f%%%s (expected <= 1%%)\n",
+			 what, lru_name(mglru), r->peak_swap_pct,
+			 r->editor_killed ? ", then killed" : "");
 	/*
-	 * Resident memory is re-touched in tens of ms, swapped memory in
-	 * seconds.  The 50 ms allow for what the emulator charges for
-	 * setting accessed bits again after reclaim aged the page tables.
+	 * Resident memory is re-touched in a few ms, swapped memory in
+	 * 0.5-0.9 s here.  The guest's clock is refined-jiffies (4 ms
+	 * steps), and under the emulator a 4 ms loop has been seen to take
+	 * 80 ms with nothing swapped, and 68 ms after 60 kB came back from
+	 * swap (protection yields at priority 0, by design): 100 ms, about
+	 * what a user at a keyboard begins to notice, tells the two apart.
 	 */
-	ksft_test_result(r->retouch_ms <= r->base_ms * 3 / 2 + 50,
-			 "%s (%s): editor re-touch %ld ms (expected <= 1.5 x %ld ms unpressured + 50)\n",
+	ksft_test_result(r->retouch_ms >= 0 && r->retouch_ms <= r->base_ms * 3 / 2 + 100,
+			 "%s (%s): editor re-touch %ld ms (expected <= 1.5 x %ld ms unpressured + 100)\n",
 			 what, lru_name(mglru), r->retouch_ms, r->base_ms);
 	ksft_test_result(r->completed,
 			 "%s (%s): backup completed in %.1f s (expected not OOM-killed, exit 0)\n",
@@ -965,6 +989,8 @@ static int test_main(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* A child that died must not kill its parent on the next ask(). */
+	signal(SIGPIPE, SIG_IGN);
 	page_size = sysconf(_SC_PAGESIZE);
 	if (argc < 2) {
 		fprintf(stderr, "usage: scenario editor|hold|trickle|alloc|run|test ...\n");
