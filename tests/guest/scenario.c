@@ -8,8 +8,9 @@
  *                     times a second to read a clock; commands on stdin
  *   scenario hold MB THREADS [PASSES]
  *                     a working set written PASSES times by THREADS threads
- *   scenario alloc MB
- *                     allocate and touch MB, print the time it took (ms)
+ *   scenario alloc MB [--hold|--mlock]
+ *                     allocate and touch (or mlock) MB, print the time it
+ *                     took (ms); --hold then waits for SIGTERM
  *   scenario run [-l classic|mglru] [-s SETUP] [-w hold|stream|trickle]
  *                     [-e MB] [-T]
  *                     one morning: prints a "# result" line of key=value
@@ -251,7 +252,15 @@ static int alloc_main(int argc, char **argv)
 	for (len = strtoul(argv[0], NULL, 10) * MB; len; len -= chunk) {
 		chunk = len < 16 * MB ? len : 16 * MB;
 		mem = map_anon(chunk);
-		touch(mem, chunk, true);
+		if (argc > 1 && !strcmp(argv[1], "--mlock")) {
+			/* Memory reclaim cannot take back: only others' can go. */
+			if (mlock(mem, chunk)) {
+				perror("mlock");
+				return 1;
+			}
+		} else {
+			touch(mem, chunk, true);
+		}
 	}
 	printf("%lld\n", now_ms() - t0);
 	fflush(stdout);
@@ -915,6 +924,50 @@ static void test_reverse(void)
  * against an editor at -20.  The guest must not hang; protection yields
  * or the hog is killed, and the run ends within its bound.
  */
+/*
+ * The other side of distress: a hog at 19 that mlocks more than is free
+ * beside an editor at -20 fits only if the editor's memory goes to swap.
+ * Protection must yield then, not make the OOM killer take the hog: the
+ * swap has room, and mlocked memory leaves reclaim nothing else to take.
+ */
+static void distress_fits(bool mglru)
+{
+	char *ed_argv[] = { "scenario", "editor", "96", NULL };
+	char mb[24], *hog_argv[] = { "scenario", "alloc", mb, "--mlock", NULL };
+	struct child ed, hog;
+	long long t0, ms;
+	long avail, kb;
+	int status;
+
+	drop_caches();
+	ed = spawn(ed_argv, -20, NULL);
+	if (!wait_ready(&ed))
+		ksft_exit_fail_msg("the editor did not start\n");
+	/* 32 MB more than is available without the editor's memory. */
+	avail = status_field("/proc/meminfo", "MemAvailable");
+	snprintf(mb, sizeof(mb), "%ld", avail / 1024 + 32);
+	t0 = now_ms();
+	hog = spawn(hog_argv, 19, NULL);
+	fclose(hog.in);
+	waitpid(hog.pid, &status, 0);
+	fclose(hog.out);
+	ms = now_ms() - t0;
+	kb = pid_status(ed.pid, "VmSwap");
+	ksft_print_msg("distress %s: a hog mlocking %s MB (%ld MB available) %s after %lld ms; the editor at -20 has %ld kB in swap\n",
+		       lru_name(mglru), mb, avail / 1024,
+		       WIFSIGNALED(status) ? "was killed" : "exited", ms, kb);
+	ksft_test_result(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			 "distress (%s): a hog that fits only by swapping the editor completed (status 0x%x, expected exit 0, not OOM-killed)\n",
+			 lru_name(mglru), status);
+	ksft_test_result(kb > 0,
+			 "distress (%s): protection yielded, the editor at -20 has %ld kB in swap (expected > 0)\n",
+			 lru_name(mglru), kb);
+	ksft_test_result(ask(&ed, 't') >= 0,
+			 "distress (%s): the editor still answers after yielding\n",
+			 lru_name(mglru));
+	finish(&ed);
+}
+
 static void test_distress(void)
 {
 	char *ed_argv[] = { "scenario", "editor", "96", NULL };
@@ -924,7 +977,7 @@ static void test_distress(void)
 	struct child ed, hog;
 	int lru, status;
 
-	ksft_set_plan(6);
+	ksft_set_plan(12);
 	if (!need_swapnice())
 		ksft_exit_fail_msg("distress needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
@@ -955,6 +1008,7 @@ static void test_distress(void)
 		ksft_test_result(ask(&ed, 't') >= 0,
 				 "distress (%s): the editor still answers\n", lru_name(lru));
 		finish(&ed);
+		distress_fits(lru);
 	}
 }
 
