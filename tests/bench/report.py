@@ -28,10 +28,12 @@ def parse(line):
 runs, samples, overhead, opposite = {}, {}, {}, {}
 logs = [os.path.join(out, l + ".log") for l in ("plain", "unused", "swapnice")]
 logs += sorted(glob.glob(os.path.join(out, "cost-*.log")))
+logs += sorted(glob.glob(os.path.join(out, "opposite-*.log")))
 for path in logs:
-    # plain.log, cost-plain-1.log, ...: the boot's label names the kernel
+    # plain.log, cost-plain-1.log, opposite-swapnice-2.log, ...: the
+    # boot's label names the kernel
     name = os.path.basename(path)[:-4]
-    label = name.split("-")[1] if name.startswith("cost-") else name
+    label = name.split("-")[1] if "-" in name else name
     with open(path, errors="replace") as f:
         for line in f:
             line = line.strip()
@@ -81,7 +83,7 @@ def figures(kernel, lru):
     scan = [float(o["pgscan"]) for o in oh]
     alloc = [float(x) for x in opposite.get((kernel, lru), [])]
     return {"overhead_ms": med(ms), "overhead_pgscan": med(scan), "main_alloc_ms": med(alloc),
-            "runs": len(ms), "spread": {"overhead_ms": [min(ms), max(ms)] if ms else None,
+            "runs": len(ms), "opposite_runs": len(alloc), "spread": {"overhead_ms": [min(ms), max(ms)] if ms else None,
                                         "overhead_pgscan": [min(scan), max(scan)] if scan else None,
                                         "main_alloc_ms": [min(alloc), max(alloc)] if alloc else None}}
 
@@ -129,14 +131,14 @@ for r in sorted(rows, key=lambda r: (r["work"], r["lru"], order.index(r["setup"]
 lines += ["", "Medians of %s runs each (spread in results.json); re-touch of an editor "
           "that was killed counts as -1." % (max(r["runs"] for r in rows) if rows else 0), "",
           "| cost, patched / unpatched | LRU | reclaim-heavy job, time | its pgscan "
-          "| main allocator at 0 beside a swapnice-10 one, time | runs |",
+          "| main allocator at 0 beside a swapnice-10 one, time | runs (job / allocator) |",
           "| --- | --- | ---: | ---: | ---: | ---: |"]
 for lru in LRUS:
     b = by_lru[lru]
-    lines.append("| | %s | %s (%s / %s ms) | %s | %s (%s / %s ms) | %d |" % (
+    lines.append("| | %s | %s (%s / %s ms) | %s | %s (%s / %s ms) | %d / %d |" % (
         lru, b["time_ratio"], b["patched"]["overhead_ms"], b["unpatched"]["overhead_ms"],
         b["pgscan_ratio"], b["main_allocator_ratio"], b["patched"]["main_alloc_ms"],
-        b["unpatched"]["main_alloc_ms"], b["unpatched"]["runs"]))
+        b["unpatched"]["main_alloc_ms"], b["unpatched"]["runs"], b["unpatched"]["opposite_runs"]))
 with open(os.path.join(out, "results.md"), "w") as f:
     f.write("\n".join(lines) + "\n")
 

@@ -16,8 +16,10 @@ total=$(( ($# * 4 + nx * 2) * reps ))
 n=0
 progress() { n=$((n + 1)); echo "# bench-progress $n/$total $*"; }
 # The first reclaim-heavy run after boot is slower on either kernel
-# (the opposite case's main allocator, measured: 700 ms against 408 and
-# 400 in the next runs patched, 640 against 424 and 432 unpatched).  A
+# (the opposite case's main allocator, classic LRU, measured: 1064 and
+# 1284 ms in two boots of the patched kernel, against 604-888 ms in 5 of
+# the 6 next runs; 964 and 1028 ms unpatched, against 672-864 ms in 4 of
+# 6).  A
 # boot that runs the opposite case first would be compared cold against
 # a warm one: warm up with a run that is not reported.
 case ,$extras, in *,opposite,*)
