@@ -952,6 +952,33 @@ static void test_reverse(void)
  * against an editor at -20.  The guest must not hang; protection yields
  * or the hog is killed, and the run ends within its bound.
  */
+/* The 96 MB editor at -20 of the distress tests, once it is ready. */
+static struct child distress_editor(void)
+{
+	char *ed_argv[] = { "scenario", "editor", "96", NULL };
+	struct child ed;
+
+	drop_caches();
+	ed = spawn(ed_argv, -20, NULL);
+	if (!wait_ready(&ed))
+		ksft_exit_fail_msg("the editor did not start\n");
+	return ed;
+}
+
+/* Run a hog at swapnice 19 to its end: its wait status, and its time. */
+static int run_hog(char *const argv[], long long *ms)
+{
+	long long t0 = now_ms();
+	struct child hog = spawn(argv, 19, NULL);
+	int status;
+
+	fclose(hog.in);
+	waitpid(hog.pid, &status, 0);
+	fclose(hog.out);
+	*ms = now_ms() - t0;
+	return status;
+}
+
 /*
  * The other side of distress: a hog at 19 that mlocks more than is free
  * beside an editor at -20 fits only if the editor's memory goes to swap.
@@ -960,26 +987,16 @@ static void test_reverse(void)
  */
 static void distress_fits(bool mglru)
 {
-	char *ed_argv[] = { "scenario", "editor", "96", NULL };
 	char mb[24], *hog_argv[] = { "scenario", "alloc", mb, "--mlock", NULL };
-	struct child ed, hog;
-	long long t0, ms;
+	struct child ed = distress_editor();
 	long avail, kb;
+	long long ms;
 	int status;
 
-	drop_caches();
-	ed = spawn(ed_argv, -20, NULL);
-	if (!wait_ready(&ed))
-		ksft_exit_fail_msg("the editor did not start\n");
 	/* 32 MB more than is available without the editor's memory. */
 	avail = status_field("/proc/meminfo", "MemAvailable");
 	snprintf(mb, sizeof(mb), "%ld", avail / 1024 + 32);
-	t0 = now_ms();
-	hog = spawn(hog_argv, 19, NULL);
-	fclose(hog.in);
-	waitpid(hog.pid, &status, 0);
-	fclose(hog.out);
-	ms = now_ms() - t0;
+	status = run_hog(hog_argv, &ms);
 	kb = pid_status(ed.pid, "VmSwap");
 	ksft_print_msg("distress %s: a hog mlocking %s MB (%ld MB available) %s after %lld ms; the editor at -20 has %ld kB in swap\n",
 		       lru_name(mglru), mb, avail / 1024,
@@ -998,31 +1015,22 @@ static void distress_fits(bool mglru)
 
 static void test_distress(void)
 {
-	char *ed_argv[] = { "scenario", "editor", "96", NULL };
 	/* More than memory and swap hold beside the editor, less than the
 	 * 768 MB that overcommit's heuristic lets one mmap() ask for. */
 	char *hog_argv[] = { "scenario", "alloc", "700", NULL };
-	struct child ed, hog;
+	struct child ed;
 	int lru, status;
 
 	ksft_set_plan(12);
 	if (!need_swapnice())
 		ksft_exit_fail_msg("distress needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
-		long long t0, ms;
+		long long ms;
 		long kb;
 
 		set_mglru(lru);
-		drop_caches();
-		ed = spawn(ed_argv, -20, NULL);
-		if (!wait_ready(&ed))
-			ksft_exit_fail_msg("the editor did not start\n");
-		t0 = now_ms();
-		hog = spawn(hog_argv, 19, NULL);
-		fclose(hog.in);
-		waitpid(hog.pid, &status, 0);
-		fclose(hog.out);
-		ms = now_ms() - t0;
+		ed = distress_editor();
+		status = run_hog(hog_argv, &ms);
 		kb = pid_status(ed.pid, "VmSwap");
 		ksft_print_msg("distress %s: the hog %s after %lld ms; the editor at -20 has %ld kB in swap (%s)\n",
 			       lru_name(lru),
