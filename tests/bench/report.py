@@ -142,6 +142,9 @@ for lru in LRUS:
 with open(os.path.join(out, "results.md"), "w") as f:
     f.write("\n".join(lines) + "\n")
 
+SETUP_COLOURS = {"plain": "#d62728", "swappiness0": "#ff7f0e", "memory.low": "#2ca02c",
+                 "mlock": "#1f77b4", "swapnice": "#000000", "unused": "#9467bd"}
+
 # editor-swap.png: the editor's swapped memory during the backup (first repeat).
 dat = os.path.join(out, "editor-swap.dat")
 plots = []
@@ -151,7 +154,10 @@ with open(dat, "w") as f:
         for t, mb in pts:
             f.write("%.2f %.2f\n" % (t, mb))
         f.write("\n\n")
-        plots.append("'%s' index %d with lines lw 2 title '%s (%s)'" % (dat, i, setup, lru))
+        # One colour a setup, one dash pattern an LRU: twelve lines would
+        # otherwise run through gnuplot's eight colours and share them.
+        plots.append("'%s' index %d with lines lw 2 lc rgb '%s' dt %d title '%s (%s)'" % (
+            dat, i, SETUP_COLOURS.get(setup, "#000000"), 1 if lru == "classic" else 2, setup, lru))
 if plots:
     script = """set terminal pngcairo size 1000,600 noenhanced
 set output '%s'
