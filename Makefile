@@ -46,7 +46,8 @@ help:
 	@echo 'make kernel        extract linux-source-6.1, apply patches/, build bzImage'
 	@echo 'make patches       export build/linux base..HEAD into patches/'
 	@echo 'make tools         build tools/swapnice'
-	@echo 'make install       install swapnice and its man page (PREFIX, DESTDIR)'
+	@echo 'make install       install swapnice, its man page and bash completion (PREFIX, DESTDIR)'
+	@echo 'make uninstall     remove what make install put there'
 	@echo 'make shell         interactive shell in the guest'
 	@echo 'make bench         benchmark against the alternatives'
 	@echo 'make deps          install the Debian packages (as root)'
@@ -83,8 +84,13 @@ patches:
 tools:
 	@$(MAKE) -s -C tools/swapnice
 
+# The CLI, its man page and its bash completion (PREFIX, DESTDIR).
+.PHONY: uninstall
 install:
 	@$(MAKE) -s -C tools/swapnice install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+uninstall:
+	@$(MAKE) -s -C tools/swapnice uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 # ---------------------------------------------------------------- guest
 # "guest" is what tests/vm/run needs: the kernel, the initramfs, the disks.
@@ -125,9 +131,29 @@ shell: guest
 
 check: deps guest
 	@tests/vm/kernel build debug
+	@tests/vm/kernel build plain
 	@tests/check
 
-check-host: deps
+# The host tests need a compiler and man only, not the kernel's build
+# dependencies: install just those (as root) when missing.
+HOST_PACKAGES := gcc make man-db groff-base
+.PHONY: deps-host
+deps-host:
+	@missing=$$(for p in $(HOST_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		cmd="apt-get install -y --no-install-recommends $$(echo $$missing)"; \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "swapnice: missing packages; run as root: apt-get update && $$cmd" >&2; exit 1; \
+		fi; \
+		echo "==> installing: $$(echo $$missing)"; \
+		mkdir -p $(BUILD); \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$cmd -qq; } > $(BUILD)/apt-host.log 2>&1 \
+			|| { tail -20 $(BUILD)/apt-host.log; echo "swapnice: apt-get failed (log: $(BUILD)/apt-host.log)" >&2; exit 1; }; \
+	fi
+
+check-host: deps-host
 	@$(MAKE) -s -C tests/host check
 
 check-guest: guest
