@@ -600,7 +600,7 @@ static int test_perms(void)
 	int sv[2], fd = -1, pidfd, err, status, c;
 	pid_t pid;
 
-	ksft_set_plan(3);
+	ksft_set_plan(7);
 
 	/* An unprivileged opener hands its fd to root, who writes -5. */
 	if (pipe(sv))
@@ -645,6 +645,24 @@ static int test_perms(void)
 			 "uid 65534 with RLIMIT_NICE 25 lowers its swapnice to -5 (status %#x)\n", status);
 	ksft_test_result(!(status & ~1) && !(status & 2),
 			 "but not to -6: EACCES, value unchanged (status %#x)\n", status);
+
+	/* An int through prctl()'s varargs arrives with its upper half zero. */
+	err = prctl(PR_SET_SWAPNICE, -3, 0, 0, 0) ? -errno : 0;
+	ksft_test_result(!err && self_swapnice() == -3,
+			 "prctl(PR_SET_SWAPNICE, -3) with an int: accepted (err %d, value %d)\n",
+			 err, self_swapnice());
+	err = syscall(SYS_prctl, PR_SET_SWAPNICE, 0xfffffffbUL, 0UL, 0UL, 0UL) ? -errno : 0;
+	ksft_test_result(!err && self_swapnice() == -5,
+			 "0xfffffffb, a zero-extended -5: accepted (err %d, value %d)\n",
+			 err, self_swapnice());
+	err = syscall(SYS_prctl, PR_SET_SWAPNICE, (1UL << 32) | 3, 0UL, 0UL, 0UL) ? -errno : 0;
+	ksft_test_result(err == -EINVAL && self_swapnice() == -5,
+			 "(1 << 32) | 3 is not taken for 3: EINVAL (err %d, value %d)\n",
+			 err, self_swapnice());
+	set_self(0);
+	/* kthreadd: a kernel thread's value would weigh nothing. */
+	err = proc_set(2, 5);
+	ksft_test_result(err == -EINVAL, "writing a kernel thread's swapnice: EINVAL (err %d)\n", err);
 	return 0;
 }
 
