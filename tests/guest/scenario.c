@@ -19,9 +19,14 @@
  *                     allocates a little: prints the editor's time
  *   scenario overhead [MB]
  *                     reclaim-heavy work with everybody at 0
- *   scenario test NAME
+ *   scenario test NAME [--swappiness N] [--thp MODE] [--lru classic|mglru]
  *                     a guest test in TAP: baseline morning weight0
- *                     fromnice reverse distress mapped kswapd
+ *                     fromnice reverse distress mapped kswapd; at
+ *                     vm.swappiness N (default 60), with THP's enabled
+ *                     set to MODE; morning on one LRU only
+ *
+ * Every program here that may go to swap writes a pattern in its memory
+ * and checks it when it touches the memory again (see scenario.h).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -83,13 +88,18 @@ static size_t resident(char *p, size_t len)
 
 /*
  * The editor: commands on stdin, answers on stdout.
- *   t  touch everything again, answer the time it took in ms
+ *   t  touch everything again and check every page's pattern; answer
+ *      "MS BAD CHECKED PAGE WANT GOT MAJFLT": the time it took in ms, the
+ *      pages that came back wrong of those checked, the first wrong one
+ *      (its index, the word expected and the word found, in hex), and the
+ *      major faults the touch took
  *   f  answer the resident share of the mapped file, in per mille
  */
 static int editor_main(int argc, char **argv)
 {
 	size_t len, flen = 0;
 	char *mem, *file = NULL;
+	unsigned long long seed;
 	bool lock = false;
 	int i;
 
@@ -117,7 +127,8 @@ static int editor_main(int argc, char **argv)
 		}
 	}
 	mem = map_anon(len);
-	touch(mem, len, true);
+	seed = 0xed170000ULL ^ getpid();
+	pattern_fill(mem, len, 0, seed, 0);
 	if (file)
 		touch(file, flen, false);
 	if (lock && mlock(mem, len)) {
@@ -140,12 +151,19 @@ static int editor_main(int argc, char **argv)
 		if (r < 0 || read(0, &cmd, 1) != 1)
 			return 0;
 		if (cmd == 't') {
+			struct pattern_fail f = { 0 };
+			struct rusage ru0, ru1;
 			long long t0 = now_ms();
 
-			touch(mem, len, false);
+			getrusage(RUSAGE_SELF, &ru0);
+			pattern_check(mem, len, 0, seed, 0, &f);
 			if (file)
 				touch(file, flen, false);
-			printf("%lld\n", now_ms() - t0);
+			getrusage(RUSAGE_SELF, &ru1);
+			printf("%lld %lld %lld %zu %llx %llx %ld\n", now_ms() - t0,
+			       f.bad, f.checked, f.page, f.want, f.got,
+			       ru1.ru_majflt - ru0.ru_majflt);
+			pattern_report("scenario editor", &f);
 		} else if (cmd == 'f') {
 			printf("%zu\n", file ? resident(file, flen) * 1000 /
 			       (flen / page_size) : 0);
@@ -165,18 +183,26 @@ static void on_term(int sig)
 struct slice {
 	char *p;
 	size_t len;
+	size_t first;			/* index of its first page */
+	unsigned long long seed;
+	struct pattern_fail f;
 };
 
 static int hold_passes;
 
+/*
+ * Pass 0 writes generation 0; each later pass checks the generation the
+ * pass before wrote and writes the next, so that a page that comes back
+ * from swap older than its last write is caught too.
+ */
 static void *hold_thread(void *arg)
 {
 	struct slice *s = arg;
-	int pass;
+	unsigned int pass;
 
-	touch(s->p, s->len, true);
-	for (pass = 1; !stop && (!hold_passes || pass < hold_passes); pass++)
-		touch(s->p, s->len, true);
+	pattern_fill(s->p, s->len, s->first, s->seed, 0);
+	for (pass = 1; !stop && (!hold_passes || (int)pass < hold_passes); pass++)
+		pattern_walk(s->p, s->len, s->first, s->seed, true, pass - 1, true, pass, &s->f);
 	return NULL;
 }
 
@@ -190,6 +216,7 @@ static int hold_main(int argc, char **argv)
 	int n, i;
 	pthread_t th[16];
 	struct slice sl[16];
+	struct pattern_fail all = { 0 };
 	char *mem;
 
 	if (argc < 2)
@@ -206,16 +233,33 @@ static int hold_main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		sl[i].p = mem + i * per;
 		sl[i].len = per;
+		sl[i].first = i * per / page_size;
+		sl[i].seed = 0x401d0000ULL ^ getpid();
+		memset(&sl[i].f, 0, sizeof(sl[i].f));
 		pthread_create(&th[i], NULL, hold_thread, &sl[i]);
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		pthread_join(th[i], NULL);
-	return 0;
+		if (sl[i].f.bad && !all.bad) {
+			all.page = sl[i].f.page;
+			all.want = sl[i].f.want;
+			all.got = sl[i].f.got;
+		}
+		all.bad += sl[i].f.bad;
+		all.checked += sl[i].f.checked;
+	}
+	return pattern_report("scenario hold", &all);
 }
 
-/* Allocate MB, a step of STEP MB every GAP ms, then hold it until SIGTERM. */
+/*
+ * Allocate MB, a step of STEP MB every GAP ms, then hold it until
+ * SIGTERM; then check every page written: exit PATTERN_EXIT if one came
+ * back wrong.
+ */
 static int trickle_main(int argc, char **argv)
 {
+	unsigned long long seed = 0x7c1e0000ULL ^ getpid();
+	struct pattern_fail f = { 0 };
 	size_t len, step, done;
 	long gap;
 	char *mem;
@@ -228,30 +272,44 @@ static int trickle_main(int argc, char **argv)
 	signal(SIGTERM, on_term);
 	mem = map_anon(len);
 	for (done = 0; done < len && !stop; done += step) {
-		touch(mem + done, step, true);
+		pattern_fill(mem + done, step, done / page_size, seed, 0);
 		usleep(gap * 1000);
 	}
 	while (!stop)
 		pause();
-	return 0;
+	pattern_check(mem, done < len ? done : len, 0, seed, 0, &f);
+	return pattern_report("scenario trickle", &f);
 }
 
+/*
+ * Allocate MB and write a pattern in it (or mlock it), print the time.
+ * --hold then waits for SIGTERM and checks every page it wrote: exit
+ * PATTERN_EXIT if one came back wrong, 0 if all were right.
+ */
 static int alloc_main(int argc, char **argv)
 {
+	unsigned long long seed = 0xa1100000ULL ^ getpid();
 	long long t0 = now_ms();
-	size_t len, chunk;
+	struct pattern_fail f = { 0 };
+	size_t len, chunk, total, nchunks = 0, i;
+	char **chunks;
 	char *mem;
 
 	if (argc < 1)
 		return 2;
+	total = strtoul(argv[0], NULL, 10) * MB;
+	chunks = calloc(total / (16 * MB) + 2, sizeof(*chunks));
+	if (!chunks)
+		return 1;
 	/*
 	 * In 16 MB mappings: overcommit's heuristic refuses a single
 	 * mmap() larger than memory and swap, and the hog of the distress
 	 * test must meet the OOM killer, not an mmap() error.
 	 */
-	for (len = strtoul(argv[0], NULL, 10) * MB; len; len -= chunk) {
+	for (len = total; len; len -= chunk) {
 		chunk = len < 16 * MB ? len : 16 * MB;
 		mem = map_anon(chunk);
+		chunks[nchunks++] = mem;
 		if (argc > 1 && !strcmp(argv[1], "--mlock")) {
 			/* Memory reclaim cannot take back: only others' can go. */
 			if (mlock(mem, chunk)) {
@@ -259,7 +317,7 @@ static int alloc_main(int argc, char **argv)
 				return 1;
 			}
 		} else {
-			touch(mem, chunk, true);
+			pattern_fill(mem, chunk, (total - len) / page_size, seed, 0);
 		}
 	}
 	printf("%lld\n", now_ms() - t0);
@@ -268,6 +326,11 @@ static int alloc_main(int argc, char **argv)
 		signal(SIGTERM, on_term);
 		while (!stop)
 			pause();
+		for (i = 0, len = total; i < nchunks; i++, len -= chunk) {
+			chunk = len < 16 * MB ? len : 16 * MB;
+			pattern_check(chunks[i], chunk, (total - len) / page_size, seed, 0, &f);
+		}
+		return pattern_report("scenario alloc", &f);
 	}
 	return 0;
 }
@@ -314,6 +377,52 @@ static struct child spawn(char *const argv[], int swapnice, const char *cgroup)
 	c.in = fdopen(to[1], "w");
 	c.out = fdopen(from[0], "r");
 	return c;
+}
+
+/* The editor's answer to 't': see editor_main(). */
+struct touch {
+	long ms;		/* -1: no answer (the editor is dead) */
+	long long bad, checked;
+	size_t page;
+	unsigned long long want, got;
+	long majflt;
+};
+
+static struct touch ask_touch(struct child *c)
+{
+	struct touch t = { .ms = -1 };
+	char line[256];
+
+	fputc('t', c->in);
+	fflush(c->in);
+	if (!fgets(line, sizeof(line), c->out) ||
+	    sscanf(line, "%ld %lld %lld %zu %llx %llx %ld", &t.ms, &t.bad, &t.checked,
+		   &t.page, &t.want, &t.got, &t.majflt) != 7)
+		t.ms = -1;
+	return t;
+}
+
+/* The touch came back, checked every page, and found all of them right. */
+static bool touch_intact(const struct touch *t)
+{
+	return t->ms >= 0 && t->checked > 0 && t->bad == 0;
+}
+
+/* What a touch found, for a TAP message. */
+static const char *touch_says(const struct touch *t)
+{
+	static char buf[4][200];
+	static int n;
+	char *b = buf[n++ % 4];
+
+	if (t->ms < 0)
+		snprintf(b, 200, "the editor did not answer");
+	else if (t->bad)
+		snprintf(b, 200, "%lld of %lld pages wrong, first page %zu: expected %016llx, got %016llx",
+			 t->bad, t->checked, t->page, t->want, t->got);
+	else
+		snprintf(b, 200, "%lld pages right, %ld major faults", t->checked, t->majflt);
+	return b;
 }
 
 static long ask(struct child *c, char cmd)
@@ -377,15 +486,18 @@ struct result {
 	long base_ms, retouch_ms;
 	long file_resident_pm;
 	bool completed;
+	bool backup_corrupt;	/* a part of the backup found a page wrong */
+	struct touch retouch;	/* what the editor's re-touch found */
 	bool editor_killed;	/* the editor died (OOM-killed) during the backup */
 	double backup_s;
 	long long pgscan, pgscan_direct, pgsteal, pswpin, pswpout;
-	long long protected, demoted, oom_kill;
+	long long protected, demoted, oom_kill, thp_alloc;
+	long swappiness;	/* vm.swappiness read back at the end of the run */
 };
 
 struct counters {
 	long long pgscan_kswapd, pgscan_direct, pgsteal_kswapd, pgsteal_direct;
-	long long pswpin, pswpout, protected, demoted, oom_kill;
+	long long pswpin, pswpout, protected, demoted, oom_kill, thp_alloc;
 };
 
 static void read_counters(struct counters *c)
@@ -399,11 +511,22 @@ static void read_counters(struct counters *c)
 	c->protected = vmstat("swapnice_protected");
 	c->demoted = vmstat("swapnice_demoted");
 	c->oom_kill = vmstat("oom_kill");
+	c->thp_alloc = vmstat("thp_fault_alloc");
 }
+
+/* The one LRU morning runs on (scenario test --lru), or -1 for both */
+static int only_lru = -1;
+
+/* vm.swappiness for every setup but swappiness0 (scenario test --swappiness) */
+static long swappiness = 60;
+
+/* backup.sh's trickle creates this when its work is done. */
+#define BACKUP_WORKED "/tmp/backup-worked"
 
 static void prepare_setup(const struct morning *m)
 {
-	set_sysctl("swappiness", m->setup == SETUP_SWAPPINESS0 ? 0 : 60);
+	if (set_sysctl("swappiness", m->setup == SETUP_SWAPPINESS0 ? 0 : swappiness))
+		ksft_exit_fail_msg("cannot set vm.swappiness\n");
 	if (m->setup == SETUP_MEMLOW) {
 		char buf[32];
 
@@ -416,7 +539,7 @@ static void prepare_setup(const struct morning *m)
 
 static void undo_setup(const struct morning *m)
 {
-	set_sysctl("swappiness", 60);
+	set_sysctl("swappiness", swappiness);
 	if (m->setup == SETUP_MEMLOW)
 		rmdir("/sys/fs/cgroup/editor");
 }
@@ -431,6 +554,16 @@ static pid_t start_backup(const struct morning *m)
 		int fd = open("/dev/null", O_RDWR);
 
 		dup2(fd, 0);
+		/*
+		 * On the debug kernel, one pass of the working set instead of
+		 * four: the fill of 200 MB beside the editor is what presses.
+		 * With two, the unprotected classic run alone took 265 s of
+		 * backup and 40 s of re-touch there (2026-12-06), and the test
+		 * could not end within its time-out.  The backup's own pages
+		 * are then not re-checked there; the editor's still are.
+		 */
+		if (debug_kernel())
+			setenv("HOLD_PASSES", "1", 1);
 		if (m->setup == SETUP_SWAPNICE)
 			execlp("swapnice", "swapnice", "-n", "10", "sh",
 			       "/tests/backup.sh", m->work, NULL);
@@ -456,6 +589,7 @@ static void run_morning(const struct morning *m, struct result *r)
 	char mb[16], fmb[16];
 	char *argv[] = { "scenario", "editor", mb, NULL, NULL, NULL, NULL };
 	struct counters c0, c1;
+	bool c1_taken = false;
 	struct child ed;
 	long long t0;
 	int status;
@@ -479,14 +613,24 @@ static void run_morning(const struct morning *m, struct result *r)
 	ed = spawn(argv, 0, m->setup == SETUP_MEMLOW ? "editor" : NULL);
 	if (!wait_ready(&ed))
 		ksft_exit_fail_msg("the editor did not start\n");
-	r->base_ms = ask(&ed, 't');
+	r->base_ms = ask_touch(&ed).ms;
 
 	read_counters(&c0);
+	unlink(BACKUP_WORKED);
 	t0 = now_ms();
 	bk = start_backup(m);
 	for (;;) {
 		long kb = pid_status(ed.pid, "VmSwap");
 		pid_t w = waitpid(bk, &status, WNOHANG);
+
+		/*
+		 * The trickle's work ends before it checks its memory, which
+		 * swaps it back in: count reclaim up to the end of the work.
+		 */
+		if (!c1_taken && !access(BACKUP_WORKED, F_OK)) {
+			read_counters(&c1);
+			c1_taken = true;
+		}
 
 		if (kb < 0)
 			r->editor_killed = true;
@@ -502,7 +646,9 @@ static void run_morning(const struct morning *m, struct result *r)
 	}
 	r->backup_s = (now_ms() - t0) / 1000.0;
 	r->completed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-	read_counters(&c1);
+	r->backup_corrupt = WIFEXITED(status) && WEXITSTATUS(status) == PATTERN_EXIT;
+	if (!c1_taken)
+		read_counters(&c1);
 
 	r->peak_swap_pct = 100.0 * r->peak_swap_kb / (m->editor_mb * 1024.0);
 	/*
@@ -512,10 +658,12 @@ static void run_morning(const struct morning *m, struct result *r)
 	if (m->file)
 		r->file_resident_pm = ask(&ed, 'f');
 	/* A dead editor answers nothing: -1, and SIGPIPE is ignored. */
-	r->retouch_ms = ask(&ed, 't');
+	r->retouch = ask_touch(&ed);
+	r->retouch_ms = r->retouch.ms;
 	if (r->retouch_ms < 0)
 		r->editor_killed = true;
 	finish(&ed);
+	r->swappiness = get_sysctl("swappiness");
 	undo_setup(m);
 
 	r->pgscan = c1.pgscan_kswapd + c1.pgscan_direct - c0.pgscan_kswapd - c0.pgscan_direct;
@@ -526,18 +674,22 @@ static void run_morning(const struct morning *m, struct result *r)
 	r->protected = c1.protected - c0.protected;
 	r->demoted = c1.demoted - c0.demoted;
 	r->oom_kill = c1.oom_kill - c0.oom_kill;
+	r->thp_alloc = c1.thp_alloc - c0.thp_alloc;
 
 	printf("# result lru=%s setup=%s work=%s editor_mb=%d editor_peak_swap_kb=%ld "
 	       "editor_peak_swap_pct=%.1f editor_base_ms=%ld editor_retouch_ms=%ld "
 	       "backup_completed=%d backup_s=%.1f pgscan=%lld pgscan_direct=%lld "
 	       "pgsteal=%lld pswpin=%lld pswpout=%lld swapnice_protected=%lld "
 	       "swapnice_demoted=%lld oom_kill=%lld file_resident_pm=%ld "
-	       "editor_killed=%d\n",
+	       "editor_killed=%d editor_bad_pages=%lld editor_retouch_majflt=%ld "
+	       "backup_corrupt=%d swappiness=%ld\n",
 	       m->mglru ? "mglru" : "classic", setup_names[m->setup], m->work,
 	       m->editor_mb, r->peak_swap_kb, r->peak_swap_pct, r->base_ms,
 	       r->retouch_ms, r->completed, r->backup_s, r->pgscan,
 	       r->pgscan_direct, r->pgsteal, r->pswpin, r->pswpout, r->protected,
-	       r->demoted, r->oom_kill, r->file_resident_pm, r->editor_killed);
+	       r->demoted, r->oom_kill, r->file_resident_pm, r->editor_killed,
+	       r->retouch.bad, r->retouch.majflt, r->backup_corrupt,
+	       r->swappiness);
 }
 
 static int parse_setup(const char *s)
@@ -671,20 +823,55 @@ static int overhead_main(int argc, char **argv)
 
 /* ------------------------------------------------------------ tests */
 
+/*
+ * Every page the editor and the backup wrote came back as written: the
+ * editor checks all of its pages when it is re-touched, the backup's
+ * holders at each pass and its trickles at their end (backup.sh exits
+ * PATTERN_EXIT when one of them found a page wrong).  Meaningful after a
+ * run that swapped the editor: its pages then came back from swap.
+ */
+static void check_intact(const char *what, bool mglru, const struct result *r)
+{
+	ksft_test_result(touch_intact(&r->retouch) && !r->backup_corrupt,
+			 "%s (%s): every page came back as written: editor %s (peak %ld kB in swap), backup %s\n",
+			 what, lru_name(mglru), touch_says(&r->retouch), r->peak_swap_kb,
+			 r->backup_corrupt ? "found a page wrong (see its message above)" : "found none wrong");
+}
+
 /* The scenario presses: without swapnice the editor loses >= 30%. */
 static void check_swapped(const char *what, bool mglru, const struct result *r)
 {
 	ksft_test_result(r->peak_swap_pct >= 30.0,
 			 "%s (%s): editor swapped, peak %.1f%% of its memory (expected >= 30%%)\n",
 			 what, lru_name(mglru), r->peak_swap_pct);
+	check_intact(what, mglru, r);
 }
 
 static void check_protected(const char *what, bool mglru, const struct result *r)
 {
-	ksft_test_result(!r->editor_killed && r->peak_swap_pct <= 1.0,
-			 "%s (%s): editor protected, peak swap %.1f%%%s (expected <= 1%%)\n",
+	long pages = r->retouch.checked;
+
+	ksft_test_result(!r->editor_killed && r->peak_swap_pct <= 1.0 && touch_intact(&r->retouch),
+			 "%s (%s): editor protected, peak swap %.1f%%%s (expected <= 1%%); its memory: %s\n",
 			 what, lru_name(mglru), r->peak_swap_pct,
-			 r->editor_killed ? ", then killed" : "");
+			 r->editor_killed ? ", then killed" : "", touch_says(&r->retouch));
+	if (debug_kernel()) {
+		/*
+		 * Under KASAN and lockdep a resident re-touch takes as long
+		 * as a swapped one here: count what came back from swap
+		 * instead, the editor's major faults during the re-touch.
+		 * A swapped editor takes one per page it lost (24,000 at
+		 * 96 MB); 1% of its pages is the bound of the peak above.
+		 */
+		ksft_test_result(r->retouch_ms >= 0 && pages > 0 && r->retouch.majflt <= pages / 100,
+				 "%s (%s): editor re-touch took %ld major faults (expected <= 1%% of its %ld pages; debug kernel: counted, not timed)\n",
+				 what, lru_name(mglru), r->retouch.majflt, pages);
+		ksft_test_result(r->completed,
+				 "%s (%s): backup completed in %.1f s (expected not OOM-killed, exit 0%s)\n",
+				 what, lru_name(mglru), r->backup_s,
+				 r->backup_corrupt ? "; it found a page wrong" : "");
+		return;
+	}
 	/*
 	 * Resident memory is re-touched in a few ms, swapped memory in
 	 * 0.5-0.9 s here.  The guest's clock is refined-jiffies (4 ms
@@ -694,11 +881,12 @@ static void check_protected(const char *what, bool mglru, const struct result *r
 	 * tells the two apart.
 	 */
 	ksft_test_result(r->retouch_ms >= 0 && r->retouch_ms <= r->base_ms * 3 / 2 + 100,
-			 "%s (%s): editor re-touch %ld ms (expected <= 1.5 x %ld ms unpressured + 100)\n",
-			 what, lru_name(mglru), r->retouch_ms, r->base_ms);
+			 "%s (%s): editor re-touch %ld ms, %ld major faults (expected <= 1.5 x %ld ms unpressured + 100)\n",
+			 what, lru_name(mglru), r->retouch_ms, r->retouch.majflt, r->base_ms);
 	ksft_test_result(r->completed,
-			 "%s (%s): backup completed in %.1f s (expected not OOM-killed, exit 0)\n",
-			 what, lru_name(mglru), r->backup_s);
+			 "%s (%s): backup completed in %.1f s (expected not OOM-killed, exit 0%s)\n",
+			 what, lru_name(mglru), r->backup_s,
+			 r->backup_corrupt ? "; it found a page wrong" : "");
 }
 
 static bool need_swapnice(void)
@@ -716,7 +904,7 @@ static void test_baseline(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(4);
+	ksft_set_plan(6);
 	for (lru = 0; lru < 2; lru++) {
 		m.mglru = lru;
 		run_morning(&m, &r);
@@ -726,25 +914,52 @@ static void test_baseline(void)
 	}
 }
 
-/* With and without swapnice on each LRU: the feature is what protects. */
+/* THP mode for the morning test (scenario test morning --thp always). */
+static const char *thp_mode;
+
+/*
+ * With and without swapnice on each LRU: the feature is what protects.
+ * At vm.swappiness 60 (the default), 100 and 200 (--swappiness N), with
+ * the same bounds: protection must not depend on swappiness.  A rule that
+ * keeps a folio only while mapped%/2 + swappiness - weight * d < 100 (the
+ * series' first version) lets a backup at 10 (d = 10, weight 10) take the
+ * editor's memory at 200 whatever the mapped share, and fails here.  With
+ * --thp always, the editor's and the backup's memory is faulted in huge
+ * pages where it can be.
+ */
 static void test_morning(void)
 {
 	struct morning m = { .work = "hold", .editor_mb = 96 };
+	long long thp = 0;
+	char what[2][96];
 	struct result r;
 	int lru;
 
-	ksft_set_plan(8);
+	ksft_set_plan((only_lru < 0 ? 10 : 5) + !!thp_mode);
 	if (!need_swapnice())
 		ksft_exit_fail_msg("morning needs the series\n");
+	snprintf(what[0], sizeof(what[0]), "without swapnice, swappiness %ld%s", swappiness,
+		 thp_mode ? ", THP always" : "");
+	snprintf(what[1], sizeof(what[1]), "swapnice -n 10 backup, swappiness %ld%s", swappiness,
+		 thp_mode ? ", THP always" : "");
 	for (lru = 0; lru < 2; lru++) {
+		if (only_lru >= 0 && lru != only_lru)
+			continue;
 		m.mglru = lru;
 		m.setup = SETUP_PLAIN;
 		run_morning(&m, &r);
-		check_swapped("without swapnice", lru, &r);
+		thp += r.thp_alloc;
+		check_swapped(what[0], lru, &r);
 		m.setup = SETUP_SWAPNICE;
 		run_morning(&m, &r);
-		check_protected("swapnice -n 10 backup", lru, &r);
+		thp += r.thp_alloc;
+		check_protected(what[1], lru, &r);
 	}
+	/* The THP run presses with huge pages, or it proves nothing more. */
+	if (thp_mode)
+		ksft_test_result(thp > 0,
+				 "THP %s: %lld huge pages faulted during the backups (thp_fault_alloc; expected > 0), %lld swapped out whole (thp_swpout), %lld split\n",
+				 thp_mode, thp, vmstat("thp_swpout"), vmstat("thp_split_page"));
 }
 
 static void test_weight0(void)
@@ -754,7 +969,7 @@ static void test_weight0(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(3);
+	ksft_set_plan(5);
 	ksft_test_result(set_sysctl("swapnice_weight", 0) == 0,
 			 "vm.swapnice_weight=0 accepted (was %ld)\n", old);
 	for (lru = 0; lru < 2; lru++) {
@@ -771,7 +986,7 @@ static void test_fromnice(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(9);
+	ksft_set_plan(11);
 	if (!need_swapnice())
 		ksft_exit_fail_msg("fromnice needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
@@ -807,23 +1022,25 @@ static void test_mapped(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(6);
+	ksft_set_plan(8);
 	if (!need_swapnice())
 		ksft_exit_fail_msg("mapped needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
 		m.mglru = lru;
 		m.setup = SETUP_PLAIN;
 		run_morning(&m, &r);
+		check_intact("mapped, without swapnice", lru, &r);
 		ksft_test_result(r.file_resident_pm <= 700,
 				 "without swapnice (%s): the backup evicted the mapped file, %ld per mille resident (expected <= 700)\n",
 				 lru_name(lru), r.file_resident_pm);
 		m.setup = SETUP_SWAPNICE;
 		run_morning(&m, &r);
-		ksft_test_result(r.file_resident_pm >= 970,
-				 "swapnice -n 10 backup (%s): the mapped file stayed, %ld per mille resident (expected >= 970)\n",
-				 lru_name(lru), r.file_resident_pm);
-		ksft_test_result(r.completed, "swapnice -n 10 backup (%s): backup completed in %.1f s\n",
-				 lru_name(lru), r.backup_s);
+		ksft_test_result(r.file_resident_pm >= 970 && touch_intact(&r.retouch),
+				 "swapnice -n 10 backup (%s): the mapped file stayed, %ld per mille resident (expected >= 970); the editor's memory: %s\n",
+				 lru_name(lru), r.file_resident_pm, touch_says(&r.retouch));
+		ksft_test_result(r.completed, "swapnice -n 10 backup (%s): backup completed in %.1f s%s\n",
+				 lru_name(lru), r.backup_s,
+				 r.backup_corrupt ? " (it found a page wrong)" : "");
 	}
 }
 
@@ -838,7 +1055,7 @@ static void test_kswapd(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(10);
+	ksft_set_plan(12);
 	if (!need_swapnice())
 		ksft_exit_fail_msg("kswapd needs the series\n");
 	/*
@@ -868,9 +1085,9 @@ static void test_kswapd(void)
 			       r.pgscan_direct, r.pgscan);
 		m.setup = SETUP_SWAPNICE;
 		run_morning(&m, &r);
-		ksft_test_result(r.peak_swap_pct <= 1.0,
-				 "slow swapnice -n 10 backup (%s): editor protected, peak swap %.1f%% (expected <= 1%%)\n",
-				 lru_name(lru), r.peak_swap_pct);
+		ksft_test_result(r.peak_swap_pct <= 1.0 && touch_intact(&r.retouch),
+				 "slow swapnice -n 10 backup (%s): editor protected, peak swap %.1f%% (expected <= 1%%); its memory: %s\n",
+				 lru_name(lru), r.peak_swap_pct, touch_says(&r.retouch));
 		/*
 		 * What shows kswapd protecting is a large share of the scan
 		 * done by kswapd while the editor kept everything.
@@ -878,23 +1095,60 @@ static void test_kswapd(void)
 		ksft_test_result(r.protected > 0 && r.pgscan_direct * 10 <= r.pgscan * 6,
 				 "slow swapnice -n 10 backup (%s): %lld folios kept, kswapd did a large share of the reclaim: direct scanned %lld of %lld (expected > 0 kept, direct <= 60%%)\n",
 				 lru_name(lru), r.protected, r.pgscan_direct, r.pgscan);
-		ksft_test_result(r.completed, "slow swapnice -n 10 backup (%s): completed in %.1f s\n",
-				 lru_name(lru), r.backup_s);
+		ksft_test_result(r.completed, "slow swapnice -n 10 backup (%s): completed in %.1f s%s\n",
+				 lru_name(lru), r.backup_s,
+				 r.backup_corrupt ? " (it found a page wrong)" : "");
 	}
 	set_sysctl("watermark_scale_factor", wsf);
 }
+
+/*
+ * Wait until @pid's VmRSS reaches @kb (at most @secs): a counter, not a
+ * guess of how long the emulated process takes.  False if it did not.
+ */
+static bool wait_rss(pid_t pid, long kb, int secs)
+{
+	long long end = now_ms() + secs * 1000LL;
+
+	while (now_ms() < end) {
+		if (pid_status(pid, "VmRSS") >= kb)
+			return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+/* Wait until pswpout stays put for 500 ms (at most @secs): reclaim settled. */
+static void wait_swap_settled(int secs)
+{
+	long long end = now_ms() + secs * 1000LL, last = -1, cur;
+
+	while (now_ms() < end && (cur = vmstat("pswpout")) != last) {
+		last = cur;
+		usleep(500 * 1000);
+	}
+}
+
+struct reverse {
+	long active_kb, idle_kb;	/* what each had in swap at the end */
+	long long demoted, protected;	/* swapnice_* during the allocation */
+	struct touch ed;		/* the editor's re-touch */
+	int hold_status;
+};
 
 /*
  * The reverse: an active low-priority process and an idle editor; the
  * editor allocates.  Unpatched, the idle memory goes first; with the
  * active process at 10, its pages go first although they are in use.
  */
-static void reverse_once(bool mglru, int lowprio, long *active_kb, long *idle_kb)
+static void reverse_once(bool mglru, int lowprio, struct reverse *rv)
 {
 	char *hold_argv[] = { "scenario", "hold", "100", "2", NULL };
 	char *ed_argv[] = { "scenario", "editor", "64", NULL };
 	char *alloc_argv[] = { "scenario", "alloc", "100", "--hold", NULL };
+	int slow = debug_kernel() ? 10 : 1;
 	struct child hold, ed, al;
+	struct counters c0, c1;
 
 	set_mglru(mglru);
 	drop_caches();
@@ -902,48 +1156,83 @@ static void reverse_once(bool mglru, int lowprio, long *active_kb, long *idle_kb
 	if (!wait_ready(&ed))
 		ksft_exit_fail_msg("the editor did not start\n");
 	hold = spawn(hold_argv, lowprio, NULL);
-	sleep(3);
+	/*
+	 * The active process has its 100 MB (a counter: a fixed sleep did
+	 * not always cover the fill on a loaded host), then goes on writing
+	 * it for 2 s more, as the 3 s sleep this replaces let it, before the
+	 * editor allocates.
+	 */
+	if (!wait_rss(hold.pid, 100 * 1024 - 512, 30 * slow))
+		ksft_exit_fail_msg("the active process did not fill its 100 MB in %d s\n", 30 * slow);
+	sleep(2);
+	read_counters(&c0);
 	al = spawn(alloc_argv, 0, NULL);
 	ask(&al, 0);	/* its allocation time, once it is done */
-	sleep(1);
-	*active_kb = pid_status(hold.pid, "VmSwap");
-	*idle_kb = pid_status(ed.pid, "VmSwap");
+	wait_swap_settled(5 * slow);
+	read_counters(&c1);
+	rv->active_kb = pid_status(hold.pid, "VmSwap");
+	rv->idle_kb = pid_status(ed.pid, "VmSwap");
+	rv->demoted = c1.demoted - c0.demoted;
+	rv->protected = c1.protected - c0.protected;
 	finish(&al);
-	finish(&hold);
+	rv->hold_status = finish(&hold);
+	rv->ed = ask_touch(&ed);
 	finish(&ed);
-	ksft_print_msg("reverse %s, active process at %d: active lost %ld kB, idle editor lost %ld kB\n",
-		       lru_name(mglru), lowprio, *active_kb, *idle_kb);
+	ksft_print_msg("reverse %s, active process at %d: active lost %ld kB, idle editor lost %ld kB; swapnice_demoted %lld, swapnice_protected %lld\n",
+		       lru_name(mglru), lowprio, rv->active_kb, rv->idle_kb, rv->demoted,
+		       rv->protected);
 }
+
+/*
+ * The editor's 100 MB allocation beside 164 MB held: between them the two
+ * must lose at least this much, or the scenario did not press and its
+ * order proves nothing (about 40-90 MB go in a run that presses).
+ */
+#define REVERSE_PRESSED_KB (16 * 1024)
 
 static void test_reverse(void)
 {
-	long active, idle;
+	struct reverse r0, r10;
 	int lru;
 
-	ksft_set_plan(4);
+	ksft_set_plan(6);
 	if (!need_swapnice())
 		ksft_exit_fail_msg("reverse needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
-		reverse_once(lru, 0, &active, &idle);
-		ksft_test_result(idle > active,
-				 "all at 0 (%s): the idle editor loses more (%ld kB) than the active process (%ld kB)\n",
-				 lru_name(lru), idle, active);
-		reverse_once(lru, 10, &active, &idle);
-		if (lru && active <= idle) {
-			/*
-			 * Known gap: multi-gen LRU evicts the oldest
-			 * generation first, and the idle editor's folios are
-			 * older than the active process's, which aging keeps
-			 * promoting; the series ignores their references only
-			 * once eviction reaches them.
-			 */
-			ksft_test_result_xfail("active process at 10 (%s): it loses more (%ld kB) than the idle editor (%ld kB): not yet on MGLRU\n",
-					       lru_name(lru), active, idle);
+		bool pressed;
+
+		reverse_once(lru, 0, &r0);
+		ksft_test_result(r0.idle_kb > r0.active_kb && r0.idle_kb + r0.active_kb >= REVERSE_PRESSED_KB,
+				 "all at 0 (%s): the idle editor loses more (%ld kB) than the active process (%ld kB) (expected, and >= %d kB between them)\n",
+				 lru_name(lru), r0.idle_kb, r0.active_kb, REVERSE_PRESSED_KB);
+		reverse_once(lru, 10, &r10);
+		ksft_test_result(touch_intact(&r0.ed) && touch_intact(&r10.ed) &&
+				 WIFEXITED(r0.hold_status) && !WEXITSTATUS(r0.hold_status) &&
+				 WIFEXITED(r10.hold_status) && !WEXITSTATUS(r10.hold_status),
+				 "reverse (%s): every page came back as written: editor (all at 0) %s; editor (active at 10) %s; active process exits 0x%x, 0x%x\n",
+				 lru_name(lru), touch_says(&r0.ed), touch_says(&r10.ed),
+				 r0.hold_status, r10.hold_status);
+		pressed = r10.active_kb + r10.idle_kb >= REVERSE_PRESSED_KB;
+		/*
+		 * Known gap: multi-gen LRU evicts the oldest generation
+		 * first, and the idle editor's folios are older than the
+		 * active process's, which aging keeps promoting.  That cause
+		 * is measured, not assumed: eviction then meets few of the
+		 * active process's referenced folios (swapnice_demoted), fewer
+		 * than the pages the editor lost.  Only a run that pressed
+		 * and shows that cause is an XFAIL; anything else fails.
+		 */
+		if (lru && pressed && r10.active_kb <= r10.idle_kb &&
+		    r10.demoted * 4 < r10.idle_kb) {
+			ksft_test_result_xfail("active process at 10 (%s): expected to lose more than the idle editor, lost %ld kB against the editor's %ld kB: not yet on MGLRU: eviction met only %lld of its referenced folios (swapnice_demoted) while the editor lost %ld pages: aging keeps its folios young\n",
+					       lru_name(lru), r10.active_kb, r10.idle_kb,
+					       r10.demoted, r10.idle_kb / 4);
 			continue;
 		}
-		ksft_test_result(active > idle,
-				 "active process at 10 (%s): it loses more (%ld kB) than the idle editor (%ld kB)\n",
-				 lru_name(lru), active, idle);
+		ksft_test_result(pressed && r10.active_kb > r10.idle_kb,
+				 "active process at 10 (%s): it loses more (%ld kB) than the idle editor (%ld kB) (expected, and >= %d kB between them; swapnice_demoted %lld)\n",
+				 lru_name(lru), r10.active_kb, r10.idle_kb, REVERSE_PRESSED_KB,
+				 r10.demoted);
 	}
 }
 
@@ -958,6 +1247,18 @@ static struct child distress_editor(void)
 	if (!wait_ready(&ed))
 		ksft_exit_fail_msg("the editor did not start\n");
 	return ed;
+}
+
+/*
+ * The editor is alive: not reaped, not a zombie.  kill(pid, 0) succeeds
+ * on a zombie, so it cannot tell; waitpid(WNOHANG) and the state can.
+ */
+static bool editor_alive(pid_t pid, char *state)
+{
+	int status;
+
+	*state = pid_state(pid);
+	return waitpid(pid, &status, WNOHANG) == 0 && *state && *state != 'Z' && *state != 'X';
 }
 
 /* Run a hog at swapnice 19 to its end: its wait status, and its time. */
@@ -984,12 +1285,24 @@ static void distress_fits(bool mglru)
 {
 	char mb[24], *hog_argv[] = { "scenario", "alloc", mb, "--mlock", NULL };
 	struct child ed = distress_editor();
-	long avail, kb;
+	long avail = 0, kb;
+	struct touch t;
 	long long ms;
-	int status;
+	int status, i;
 
-	/* 32 MB more than is available without the editor's memory. */
-	avail = status_field("/proc/meminfo", "MemAvailable");
+	/*
+	 * 32 MB more than is available without the editor's memory: the
+	 * largest of five readings over a second, so that a reading taken
+	 * while something was still being freed cannot make the hog fit
+	 * beside the editor (then nothing would press it).
+	 */
+	for (i = 0; i < 5; i++) {
+		long a = status_field("/proc/meminfo", "MemAvailable");
+
+		if (a > avail)
+			avail = a;
+		usleep(200 * 1000);
+	}
 	snprintf(mb, sizeof(mb), "%ld", avail / 1024 + 32);
 	status = run_hog(hog_argv, &ms);
 	kb = pid_status(ed.pid, "VmSwap");
@@ -1002,9 +1315,10 @@ static void distress_fits(bool mglru)
 	ksft_test_result(kb > 0,
 			 "distress (%s): protection yielded, the editor at -20 has %ld kB in swap (expected > 0)\n",
 			 lru_name(mglru), kb);
-	ksft_test_result(ask(&ed, 't') >= 0,
-			 "distress (%s): the editor still answers after yielding\n",
-			 lru_name(mglru));
+	t = ask_touch(&ed);
+	ksft_test_result(touch_intact(&t),
+			 "distress (%s): the editor still answers after yielding, and its memory came back as written: %s\n",
+			 lru_name(mglru), touch_says(&t));
 	finish(&ed);
 }
 
@@ -1025,7 +1339,10 @@ static void test_distress(void)
 	if (!need_swapnice())
 		ksft_exit_fail_msg("distress needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
+		struct touch t;
 		long long ms;
+		bool alive;
+		char state;
 		long kb;
 
 		set_mglru(lru);
@@ -1039,10 +1356,14 @@ static void test_distress(void)
 		ksft_test_result(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
 				 "distress (%s): the hog that cannot fit was OOM-killed (status 0x%x)\n",
 				 lru_name(lru), status);
-		ksft_test_result(kill(ed.pid, 0) == 0,
-				 "distress (%s): the editor at -20 survived\n", lru_name(lru));
-		ksft_test_result(ask(&ed, 't') >= 0,
-				 "distress (%s): the editor still answers\n", lru_name(lru));
+		alive = editor_alive(ed.pid, &state);
+		ksft_test_result(alive,
+				 "distress (%s): the editor at -20 survived (not reaped, state %c)\n",
+				 lru_name(lru), state ? state : '-');
+		t = ask_touch(&ed);
+		ksft_test_result(touch_intact(&t),
+				 "distress (%s): the editor still answers, its memory as written: %s\n",
+				 lru_name(lru), touch_says(&t));
 		finish(&ed);
 		distress_fits(lru);
 	}
@@ -1068,10 +1389,51 @@ static int test_main(int argc, char **argv)
 
 	if (argc < 1)
 		return 2;
+	/* Options after the name: --swappiness N, --thp MODE (morning). */
+	for (i = 1; i < (size_t)argc; i++) {
+		if (!strcmp(argv[i], "--swappiness") && i + 1 < (size_t)argc) {
+			swappiness = atol(argv[++i]);
+		} else if (!strcmp(argv[i], "--thp") && i + 1 < (size_t)argc) {
+			thp_mode = argv[++i];
+		} else if (!strcmp(argv[i], "--lru") && i + 1 < (size_t)argc) {
+			i++;
+			if (!strcmp(argv[i], "classic") || !strcmp(argv[i], "mglru")) {
+				only_lru = !strcmp(argv[i], "mglru");
+			} else {
+				fprintf(stderr, "scenario: --lru takes classic or mglru\n");
+				return 2;
+			}
+		} else {
+			fprintf(stderr, "scenario: unknown test option '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(tests) && strcmp(argv[0], tests[i].name); i++)
+		;
+	if (i == ARRAY_SIZE(tests)) {
+		fprintf(stderr, "scenario: unknown test '%s'\n", argv[0]);
+		return 2;
+	}
+	ksft_print_header();
+	if (set_sysctl("swappiness", swappiness))
+		ksft_exit_fail_msg("cannot set vm.swappiness to %ld\n", swappiness);
+	if (thp_mode) {
+		const char *thp = "/sys/kernel/mm/transparent_hugepage/enabled";
+		char buf[128] = "", want[32];
+
+		snprintf(want, sizeof(want), "[%s]", thp_mode);
+		if (access(thp, F_OK))
+			ksft_exit_fail_msg("%s is missing: the kernel has no THP\n", thp);
+		if (write_file(thp, thp_mode) || read_file(thp, buf, sizeof(buf)) ||
+		    !strstr(buf, want))
+			ksft_exit_fail_msg("cannot set THP to %s (%s reads '%s')\n", thp_mode, thp, buf);
+		ksft_print_msg("THP enabled: %s\n", buf);
+	}
+	if (debug_kernel())
+		ksft_print_msg("debug kernel: re-touch bounds in major faults, not ms; the backup writes its working set once, not 4 times\n");
 	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		if (strcmp(argv[0], tests[i].name))
 			continue;
-		ksft_print_header();
 		tests[i].fn();
 		ksft_finished();
 	}

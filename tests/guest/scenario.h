@@ -165,4 +165,143 @@ static inline void drop_caches(void)
 	write_file("/proc/sys/vm/drop_caches", "3");
 }
 
+/* ------------------------------------------------ data integrity */
+
+/*
+ * Memory that may go to swap carries a pattern: the first and the last
+ * word of each page hold a value derived from (seed, page index,
+ * generation), never 0, so that a page lost and refaulted as zeroes, a
+ * page of another process or another place, or a stale copy of an older
+ * generation does not match.  Reads go through volatile pointers and
+ * their results are counted and printed, so the compiler keeps them.
+ */
+#define PATTERN_EXIT 99	/* exit status of a program that found a wrong page */
+
+struct pattern_fail {
+	long long bad;		/* pages that came back wrong */
+	long long checked;	/* pages checked */
+	size_t page;		/* the first wrong one, */
+	unsigned long long want, got;	/* what it should hold, what it held */
+};
+
+static inline unsigned long long pattern_word(unsigned long long seed, size_t page,
+					      unsigned int gen)
+{
+	unsigned long long x = seed ^ (page * 0x9e3779b97f4a7c15ULL) ^
+			       ((unsigned long long)gen << 40);
+
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x | 1;
+}
+
+static inline size_t pattern_psz(void)
+{
+	static size_t psz;
+
+	if (!psz)
+		psz = sysconf(_SC_PAGESIZE);
+	return psz;
+}
+
+/*
+ * Over the pages of [p, p + len), numbered from @first: when @check,
+ * compare each page's words with generation @old and count what differs
+ * in @f; when @write, write generation @new.  Returns the pages wrong.
+ */
+static inline long long pattern_walk(char *p, size_t len, size_t first,
+				     unsigned long long seed, bool check,
+				     unsigned int old, bool write, unsigned int new,
+				     struct pattern_fail *f)
+{
+	size_t psz = pattern_psz(), i, n = len / psz;
+	long long bad = 0;
+
+	for (i = 0; i < n; i++) {
+		volatile unsigned long long *head = (void *)(p + i * psz);
+		volatile unsigned long long *tail = (void *)(p + (i + 1) * psz - 8);
+
+		if (check) {
+			unsigned long long want = pattern_word(seed, first + i, old);
+			unsigned long long h = *head, t = *tail;
+
+			if (h != want || t != ~want) {
+				if (!bad && f && !f->bad) {
+					f->page = first + i;
+					f->want = want;
+					f->got = h != want ? h : ~t;
+				}
+				bad++;
+			}
+			if (f)
+				f->checked++;
+		}
+		if (write) {
+			unsigned long long w = pattern_word(seed, first + i, new);
+
+			*head = w;
+			*tail = ~w;
+		}
+	}
+	if (f)
+		f->bad += bad;
+	return bad;
+}
+
+static inline void pattern_fill(char *p, size_t len, size_t first,
+				unsigned long long seed, unsigned int gen)
+{
+	pattern_walk(p, len, first, seed, false, 0, true, gen, NULL);
+}
+
+static inline long long pattern_check(char *p, size_t len, size_t first,
+				      unsigned long long seed, unsigned int gen,
+				      struct pattern_fail *f)
+{
+	return pattern_walk(p, len, first, seed, true, gen, false, 0, f);
+}
+
+/* Report a wrong page on stderr as a TAP comment; PATTERN_EXIT or 0. */
+static inline int pattern_report(const char *who, const struct pattern_fail *f)
+{
+	if (!f->bad)
+		return 0;
+	fprintf(stderr, "# %s (pid %d): %lld of %lld pages came back wrong; first page %zu: expected %016llx, got %016llx\n",
+		who, (int)getpid(), f->bad, f->checked, f->page, f->want, f->got);
+	return PATTERN_EXIT;
+}
+
+/* True on the debug kernel (KASAN, lockdep: about ten times slower). */
+static inline bool debug_kernel(void)
+{
+	static int dbg = -1;
+
+	if (dbg < 0) {
+		char rel[128];
+		size_t n;
+
+		dbg = 0;
+		if (!read_file("/proc/sys/kernel/osrelease", rel, sizeof(rel))) {
+			n = strlen(rel);
+			dbg = n >= 15 && !strcmp(rel + n - 15, "-swapnice-debug");
+		}
+	}
+	return dbg;
+}
+
+/* A process's state letter from /proc/PID/stat (R, S, D, Z...), 0 if gone. */
+static inline char pid_state(int pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_file(path, buf, sizeof(buf)))
+		return 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 #endif
