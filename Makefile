@@ -53,8 +53,10 @@ help:
 	@echo 'make deps          install the Debian packages (as root)'
 
 # ---------------------------------------------------------------- set-up
-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+# $(call apt_install,PACKAGES,LOG): install the Debian packages missing
+# (as root; another user is told the command to run).
+define apt_install
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
@@ -63,9 +65,14 @@ deps:
 			echo "swapnice: missing packages; run as root: apt-get update && $$cmd" >&2; exit 1; \
 		fi; \
 		echo "==> installing: $$(echo $$missing)"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$cmd -qq; } > $(BUILD).apt.log 2>&1 \
-			|| { tail -20 $(BUILD).apt.log; echo "swapnice: apt-get failed (log: $(BUILD).apt.log)" >&2; exit 1; }; \
+		mkdir -p $(dir $(2)); \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$cmd -qq; } > $(2) 2>&1 \
+			|| { tail -20 $(2); echo "swapnice: apt-get failed (log: $(2))" >&2; exit 1; }; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(DEB_PACKAGES),$(BUILD).apt.log)
 
 # ---------------------------------------------------------------- kernel
 kernel: deps
@@ -139,19 +146,7 @@ check: deps guest
 HOST_PACKAGES := gcc make man-db groff-base
 .PHONY: deps-host
 deps-host:
-	@missing=$$(for p in $(HOST_PACKAGES); do \
-		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
-	done); \
-	if [ -n "$$missing" ]; then \
-		cmd="apt-get install -y --no-install-recommends $$(echo $$missing)"; \
-		if [ "$$(id -u)" != 0 ]; then \
-			echo "swapnice: missing packages; run as root: apt-get update && $$cmd" >&2; exit 1; \
-		fi; \
-		echo "==> installing: $$(echo $$missing)"; \
-		mkdir -p $(BUILD); \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$cmd -qq; } > $(BUILD)/apt-host.log 2>&1 \
-			|| { tail -20 $(BUILD)/apt-host.log; echo "swapnice: apt-get failed (log: $(BUILD)/apt-host.log)" >&2; exit 1; }; \
-	fi
+	$(call apt_install,$(HOST_PACKAGES),$(BUILD)/apt-host.log)
 
 check-host: deps-host
 	@$(MAKE) -s -C tests/host check
