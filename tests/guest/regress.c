@@ -244,6 +244,7 @@ static long pageout_at(int v, long long *counted)
 	size_t len = 16 * MB;
 	int fd[2];
 	pid_t pid;
+	int st;
 	long r = -1;
 
 	if (pipe(fd))
@@ -270,8 +271,9 @@ static long pageout_at(int v, long long *counted)
 		r = -1;
 	close(fd[0]);
 	*counted = protected_and_demoted() - *counted;
-	if (wait_child(pid))
-		return -1000 - wait_child(pid);
+	st = wait_child(pid);
+	if (st)
+		return -1000 - st;
 	return r;
 }
 
@@ -282,6 +284,7 @@ static long cgroup_request_at(int v, const char *file, const char *val, long lon
 	size_t len = 16 * MB;
 	int ready[2], go[2];
 	pid_t pid;
+	int st;
 	long kb;
 	char c;
 
@@ -310,8 +313,9 @@ static long cgroup_request_at(int v, const char *file, const char *val, long lon
 	kb = pid_status(pid, "VmSwap");
 	if (write(go[1], "g", 1) != 1)
 		kb = -1;
-	if (wait_child(pid))
-		kb = -1000 - wait_child(pid);
+	st = wait_child(pid);
+	if (st)
+		kb = -1000 - st;
 	close(ready[0]); close(ready[1]); close(go[0]); close(go[1]);
 	rmdir(CG);
 	return kb;
@@ -442,6 +446,28 @@ static int exec_child(int execs, int fd, char *self)
 }
 
 /*
+ * @pid's /proc value in @shown, then the kB a hog at 5 takes of its memory;
+ * a byte on @go lets it check what came back.  Reaps it, removes CG.
+ */
+static long hog_verdict(pid_t pid, int go, int *shown)
+{
+	char path[64];
+	long kb;
+	int st;
+
+	snprintf(path, sizeof(path), "/proc/%d/swapnice", pid);
+	*shown = (int)read_long(path, -100);
+	kb = hog_at_5(pid);
+	if (write(go, "g", 1) != 1)
+		kb = -1;
+	st = wait_child(pid);
+	if (st)
+		kb = -1000 - st;
+	rmdir(CG);
+	return kb;
+}
+
+/*
  * Start the holder at @from in CG; as it starts its last exec, set it to
  * @to through /proc.  Return its VmSwap after a hog at 5, or -errno.
  */
@@ -472,20 +498,8 @@ static long exec_race(int from, int to, int *shown)
 	/* Writes that land while each exec copies its environment. */
 	while (read(sv[0], &c, 1) == 1 && c == 'x')
 		proc_set(pid, to);
-	*shown = -100;
-	{
-		char path[64];
-
-		snprintf(path, sizeof(path), "/proc/%d/swapnice", pid);
-		*shown = (int)read_long(path, -100);
-	}
-	kb = hog_at_5(pid);
-	if (write(sv[0], "v", 1) != 1)
-		kb = -1;
-	if (wait_child(pid))
-		kb = -1000 - 2;
+	kb = hog_verdict(pid, sv[0], shown);
 	close(sv[0]);
-	rmdir(CG);
 	return kb;
 }
 
@@ -526,19 +540,8 @@ static long vfork_sets(int *shown)
 	}
 	if (read(ready[0], &c, 1) != 1)
 		return -1;
-	{
-		char path[64];
-
-		snprintf(path, sizeof(path), "/proc/%d/swapnice", pid);
-		*shown = (int)read_long(path, -100);
-	}
-	kb = hog_at_5(pid);
-	if (write(go[1], "g", 1) != 1)
-		kb = -1;
-	if (wait_child(pid))
-		kb = -1000 - 3;
+	kb = hog_verdict(pid, go[1], shown);
 	close(ready[0]); close(ready[1]); close(go[0]); close(go[1]);
-	rmdir(CG);
 	return kb;
 }
 
