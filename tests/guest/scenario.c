@@ -855,34 +855,18 @@ static void check_protected(const char *what, bool mglru, const struct result *r
 			 "%s (%s): editor protected, peak swap %.1f%%%s (expected <= 1%%); its memory: %s\n",
 			 what, lru_name(mglru), r->peak_swap_pct,
 			 r->editor_killed ? ", then killed" : "", touch_says(&r->retouch));
-	if (debug_kernel()) {
-		/*
-		 * Under KASAN and lockdep a resident re-touch takes as long
-		 * as a swapped one here: count what came back from swap
-		 * instead, the editor's major faults during the re-touch.
-		 * A swapped editor takes one per page it lost (24,000 at
-		 * 96 MB); 1% of its pages is the bound of the peak above.
-		 */
-		ksft_test_result(r->retouch_ms >= 0 && pages > 0 && r->retouch.majflt <= pages / 100,
-				 "%s (%s): editor re-touch took %ld major faults (expected <= 1%% of its %ld pages; debug kernel: counted, not timed)\n",
-				 what, lru_name(mglru), r->retouch.majflt, pages);
-		ksft_test_result(r->completed,
-				 "%s (%s): backup completed in %.1f s (expected not OOM-killed, exit 0%s)\n",
-				 what, lru_name(mglru), r->backup_s,
-				 r->backup_corrupt ? "; it found a page wrong" : "");
-		return;
-	}
 	/*
-	 * Resident memory is re-touched in a few ms, swapped memory in
-	 * 0.5-0.9 s here.  The guest's clock is refined-jiffies (4 ms
-	 * steps), and under the emulator a 4 ms loop has been seen to take
-	 * 80 ms with nothing swapped, and 68 ms after 60 kB came back from
-	 * swap: 100 ms, about what a user at a keyboard begins to notice,
-	 * tells the two apart.
+	 * What the user feels on return is memory coming back from swap:
+	 * count it, the editor's major faults during the re-touch, rather
+	 * than time it.  A swapped editor takes one per page it lost
+	 * (24,000 at 96 MB); 1% of its pages is the bound of the peak
+	 * above.  A time is no bound here: under the emulator a resident
+	 * re-touch has taken 3 ms and 106 ms (0 major faults both), and
+	 * under KASAN and lockdep as long as a swapped one.
 	 */
-	ksft_test_result(r->retouch_ms >= 0 && r->retouch_ms <= r->base_ms * 3 / 2 + 100,
-			 "%s (%s): editor re-touch %ld ms, %ld major faults (expected <= 1.5 x %ld ms unpressured + 100)\n",
-			 what, lru_name(mglru), r->retouch_ms, r->retouch.majflt, r->base_ms);
+	ksft_test_result(r->retouch_ms >= 0 && pages > 0 && r->retouch.majflt <= pages / 100,
+			 "%s (%s): editor re-touch took %ld major faults in %ld ms (expected <= 1%% of its %ld pages)\n",
+			 what, lru_name(mglru), r->retouch.majflt, r->retouch_ms, pages);
 	ksft_test_result(r->completed,
 			 "%s (%s): backup completed in %.1f s (expected not OOM-killed, exit 0%s)\n",
 			 what, lru_name(mglru), r->backup_s,
@@ -1430,7 +1414,7 @@ static int test_main(int argc, char **argv)
 		ksft_print_msg("THP enabled: %s\n", buf);
 	}
 	if (debug_kernel())
-		ksft_print_msg("debug kernel: re-touch bounds in major faults, not ms; the backup writes its working set once, not 4 times\n");
+		ksft_print_msg("debug kernel: the backup writes its working set once, not 4 times\n");
 	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		if (strcmp(argv[0], tests[i].name))
 			continue;
