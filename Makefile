@@ -32,6 +32,7 @@ GUEST_SCRIPTS := $(wildcard tests/guest/*.sh) tests/guest/tests.list
 
 .PHONY: all help deps kernel kernel-debug kernel-plain patches tools guest \
 	initramfs disks demo check check-host check-guest check-configs check-peers shell bench install \
+	deb real deps-real \
 	clean distclean
 
 all: tools
@@ -50,6 +51,8 @@ help:
 	@echo 'make uninstall     remove what make install put there'
 	@echo 'make shell         interactive shell in the guest'
 	@echo 'make bench         benchmark against the alternatives'
+	@echo 'make deb           Debian kernel packages of the series, from Debian'"'"'s own configuration'
+	@echo 'make real          the deb in a debootstrapped Debian 12 with systemd: redis against xz -9'
 	@echo 'make deps          install the Debian packages (as root)'
 
 # ---------------------------------------------------------------- set-up
@@ -167,6 +170,21 @@ check-peers: guest kernel-plain
 
 bench: deps
 	@tests/bench/run
+
+# ---------------------------------------------------------------- real
+# A Debian system: the kernel packaged from Debian's configuration, and
+# real programs in a debootstrapped Debian 12 with systemd.  Not part of
+# make check (too long for CI); see README.md for their times.
+REAL_PACKAGES := linux-config-6.1 debootstrap fakeroot dpkg-dev
+deps-real: deps
+	$(call apt_install,$(REAL_PACKAGES),$(BUILD)/apt-real.log)
+
+deb: deps-real
+	@tests/real/deb
+
+real: deps-real
+	@[ -n "$$(ls $(BUILD)/deb/linux-image-*-swapnice_*.deb 2>/dev/null)" ] || tests/real/deb
+	@tests/real/run
 
 clean:
 	rm -rf $(GUEST) $(BUILD)/logs
