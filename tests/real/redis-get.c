@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * redis-get: read every key that "DEBUG POPULATE N key SIZE" made, once, in
- * a random order, and print the latency of the GETs.
+ * redis-get: read the keys that "DEBUG POPULATE N key SIZE" made, each at
+ * most once, in a random order over the whole dataset, and print the
+ * latency of the GETs.
  *
- *   redis-get [-p PORT] [-s SEED] N SIZE
+ *   redis-get [-p PORT] [-s SEED] [-n COUNT] N SIZE
  *
+ * -n reads COUNT keys drawn at random from all N (default: all N).
  * DEBUG POPULATE names its keys key:0 .. key:N-1 and gives key:i the value
  * "value:i" padded with NUL bytes to SIZE; redis-benchmark names its keys
  * otherwise (key:000000000042), so its GETs would miss.  Each reply is
@@ -106,24 +108,26 @@ static double pct(const double *v, long n, double p)
 
 static void usage(FILE *out, int status)
 {
-	fprintf(out, "Usage: redis-get [-p PORT] [-s SEED] N SIZE\n"
-		"Read key:0 .. key:N-1 (made by DEBUG POPULATE N key SIZE) once each,\n"
-		"in a random order, and print the GET latency percentiles.\n");
+	fprintf(out, "Usage: redis-get [-p PORT] [-s SEED] [-n COUNT] N SIZE\n"
+		"Read COUNT (default N) of key:0 .. key:N-1, made by DEBUG POPULATE N key\n"
+		"SIZE, each at most once, in a random order over all N, and print the GET\n"
+		"latency percentiles.\n");
 	exit(status);
 }
 
 int main(int argc, char **argv)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	long n, size, i, len;
+	long n, size, i, len, count = 0;
 	unsigned int seed = 1;
 	int port = 6379, fd, one = 1, c;
 	double *lat, t0, start;
 	long *order;
 	char cmd[64], want[64], *val;
 
-	while ((c = getopt(argc, argv, "p:s:h")) != -1) {
+	while ((c = getopt(argc, argv, "p:s:n:h")) != -1) {
 		switch (c) {
+		case 'n': count = strtol(optarg, NULL, 10); break;
 		case 'p': port = atoi(optarg); break;
 		case 's': seed = strtoul(optarg, NULL, 10); break;
 		case 'h': usage(stdout, 0); break;
@@ -136,6 +140,10 @@ int main(int argc, char **argv)
 	size = strtol(argv[optind + 1], NULL, 10);
 	if (n <= 0 || size <= 0 || size > (1 << 20))
 		errx(2, "N and SIZE must be positive (SIZE at most 1 MiB)");
+	if (count < 0 || count > n)
+		errx(2, "COUNT must be between 1 and N");
+	if (!count)
+		count = n;
 
 	buf_cap = size + 4096;
 	buf = malloc(buf_cap);
@@ -164,7 +172,7 @@ int main(int argc, char **argv)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 
 	start = now_ms();
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < count; i++) {
 		int clen = snprintf(cmd, sizeof(cmd), "GET key:%ld\r\n", order[i]);
 		int wlen = snprintf(want, sizeof(want), "value:%ld", order[i]);
 
@@ -180,9 +188,10 @@ int main(int argc, char **argv)
 			errx(1, "key:%ld: expected a %ld-byte value starting \"%s\", got %ld bytes \"%.*s\"",
 			     order[i], size, want, len, wlen, val);
 	}
-	qsort(lat, n, sizeof(*lat), cmp_double);
+	qsort(lat, count, sizeof(*lat), cmp_double);
 	printf("gets=%ld p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f max_ms=%.3f total_s=%.2f\n",
-	       n, pct(lat, n, 50), pct(lat, n, 90), pct(lat, n, 99), lat[n - 1],
+	       count, pct(lat, count, 50), pct(lat, count, 90), pct(lat, count, 99),
+	       lat[count - 1],
 	       (now_ms() - start) / 1e3);
 	return 0;
 }
