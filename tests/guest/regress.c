@@ -21,6 +21,10 @@
  *   regress kswapd               with every process at 0, kswapd neither
  *                                protects nor demotes, across idle gaps
  *                                that empty its record of demand
+ *   regress putback              (two NUMA nodes) a process at swapnice 10
+ *                                that migrates another process's memory
+ *                                does not put it where reclaim meets it
+ *                                first: migrated folios start at the head
  *
  * Memory that goes to swap is checked when it comes back: each page holds
  * a word made of a seed and its index.
@@ -716,6 +720,192 @@ static int test_kswapd(void)
 	return 0;
 }
 
+/* ------------------------------------------- putback (review of 12-07) */
+
+#define NODE_BITS	64
+
+static long node_free_kb(int node)
+{
+	char path[80], line[256], key[32];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
+	snprintf(key, sizeof(key), "Node %d MemFree:", node);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			v = strtol(line + strlen(key), NULL, 10);
+	fclose(f);
+	return v;
+}
+
+static int bind_to_node(int node)
+{
+	unsigned long mask = 1UL << node;
+
+	/* MPOL_BIND */
+	return syscall(SYS_set_mempolicy, 2, &mask, NODE_BITS) ? -errno : 0;
+}
+
+/*
+ * An idle holder of @len bytes at swapnice @v on @node: fills them, says
+ * so on @fd, waits for a byte on @go, checks them and exits with 0, or 1
+ * if a page came back wrong.
+ */
+static pid_t idle_holder(int node, int v, size_t len, unsigned long seed,
+			 int fd, int go)
+{
+	pid_t pid = fork();
+	char *p, c = 0;
+	long bad;
+
+	if (pid)
+		return pid;
+	if (bind_to_node(node) || set_self(v))
+		_exit(3);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		_exit(3);
+	fill(p, len, seed);
+	if (write(fd, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(3);
+	bad = verify(p, len, seed);
+	if (bad != -1)
+		fprintf(stderr, "# holder on node %d: page %ld came back wrong\n", node, bad);
+	_exit(bad != -1);
+}
+
+/* Migrate all of @pid's memory from node 0 to node 1, at swapnice @v. */
+static long migrate_at(pid_t pid, int v)
+{
+	unsigned long from = 1UL, to = 2UL;
+	pid_t mover = fork();
+	long left;
+
+	if (!mover) {
+		if (set_self(v))
+			_exit(3);
+		left = syscall(SYS_migrate_pages, pid, NODE_BITS, &from, &to);
+		_exit(left ? 4 : 0);
+	}
+	return wait_child(mover);
+}
+
+/*
+ * Two idle processes at 0 hold the same amount on node 1: B faulted its
+ * memory there first, A's was faulted on node 0 and then migrated to
+ * node 1 by a process at @mover_value.  C, at 10, faulted a smaller
+ * amount on node 1 after B.  A process at 0 then allocates on node 1
+ * beyond what is free.  C's new folios start at the inactive tail (while
+ * kswapd sleeps, those of a process above 0 do), so reclaim at 0 takes
+ * C's first: the control that tail placement works in this boot.
+ * Migrated folios are put back at the head, newer than B's, so B loses
+ * before A whoever migrated them.  When the mover's value decided, a
+ * mover at 10 put A's folios at the tail, and A lost first.
+ */
+static int putback_case(int mover_value)
+{
+	size_t len = 24 * MB, clen = 8 * MB, extra;
+	long long migrated0, moved, want = (long long)(len / PAGE) * 9 / 10;
+	long a_kb, b_kb, c_kb, a_peak = 0, b_peak = 0, c_peak = 0;
+	int ready[2], go[2], sa, sb, sc, rc;
+	pid_t a, b, cp, hog;
+	char c = 0;
+
+	if (pipe(ready) || pipe(go))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	b = idle_holder(1, 0, len, 41, ready[1], go[0]);
+	if (read(ready[0], &c, 1) != 1)
+		ksft_exit_fail_msg("holder on node 1 did not start\n");
+	cp = idle_holder(1, 10, clen, 53, ready[1], go[0]);
+	if (read(ready[0], &c, 1) != 1)
+		ksft_exit_fail_msg("holder at 10 on node 1 did not start\n");
+	a = idle_holder(0, 0, len, 43, ready[1], go[0]);
+	if (read(ready[0], &c, 1) != 1)
+		ksft_exit_fail_msg("holder on node 0 did not start\n");
+	migrated0 = vmstat("pgmigrate_success");
+	rc = migrate_at(a, mover_value);
+	moved = vmstat("pgmigrate_success") - migrated0;
+	ksft_test_result(rc == 0 && moved >= want,
+			 "mover at %d: migrate_pages moved the holder to node 1 (status %d, %lld pages, expected >= %lld)\n",
+			 mover_value, rc, moved, want);
+	/* Press node 1: its free memory and 24 MB more, from a process at 0. */
+	extra = (size_t)node_free_kb(1) * 1024 + 24 * MB;
+	hog = fork();
+	if (!hog) {
+		char *p;
+
+		if (bind_to_node(1))
+			_exit(3);
+		p = mmap(NULL, extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(3);
+		fill(p, extra, 47);
+		_exit(verify(p, extra, 47) != -1);
+	}
+	for (rc = -1;;) {
+		pid_t done = waitpid(hog, &rc, WNOHANG);
+
+		a_kb = pid_status(a, "VmSwap");
+		b_kb = pid_status(b, "VmSwap");
+		c_kb = pid_status(cp, "VmSwap");
+		a_peak = a_kb > a_peak ? a_kb : a_peak;
+		b_peak = b_kb > b_peak ? b_kb : b_peak;
+		c_peak = c_kb > c_peak ? c_kb : c_peak;
+		if (done)
+			break;
+		usleep(100000);
+	}
+	ksft_print_msg("result mover=%d migrated_pages=%lld migrated_peak_swap_kb=%ld older_peak_swap_kb=%ld at10_peak_swap_kb=%ld\n",
+		       mover_value, moved, a_peak, b_peak, c_peak);
+	ksft_test_result(c_peak * 10 >= (long)(clen / 1024) * 9,
+			 "mover at %d: the holder at 10, faulted last, lost its memory first (%ld of %zu kB, expected >= 90%%)\n",
+			 mover_value, c_peak, clen / 1024);
+	ksft_test_result(WIFEXITED(rc) && !WEXITSTATUS(rc),
+			 "mover at %d: the allocation on node 1 finished with its memory intact (status %#x)\n",
+			 mover_value, rc);
+	/* The scenario pressed: the holders lost at least 4 MB between them. */
+	ksft_test_result(a_peak + b_peak >= 4096,
+			 "mover at %d: reclaim on node 1 reached the idle holders (%ld kB lost between them, expected >= 4096)\n",
+			 mover_value, a_peak + b_peak);
+	ksft_test_result(a_peak < b_peak,
+			 "mover at %d: the migrated holder lost less than the older one (%ld kB against %ld kB)\n",
+			 mover_value, a_peak, b_peak);
+	if (write(go[1], "ggg", 3) != 3)
+		ksft_exit_fail_msg("write: %s\n", strerror(errno));
+	sa = wait_child(a);
+	sb = wait_child(b);
+	sc = wait_child(cp);
+	ksft_test_result(sa == 0 && sb == 0 && sc == 0,
+			 "mover at %d: the holders' memory came back intact (status %d, %d, %d)\n",
+			 mover_value, sa, sb, sc);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	return 0;
+}
+
+static int test_putback(void)
+{
+	if (node_free_kb(1) < 0)
+		ksft_exit_fail_msg("no node 1: boot with two NUMA nodes\n");
+	ksft_set_plan(12);
+	/* Somebody used swapnice once: the key is on, reclaim weighs it. */
+	set_self(10);
+	set_self(0);
+	/* Placement at the tail is the active/inactive lists'. */
+	if (!set_mglru(false))
+		ksft_exit_fail_msg("cannot switch to the active/inactive lists\n");
+	/* The mover at 0 shows the order without swapnice; at 10, with it. */
+	putback_case(0);
+	putback_case(10);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -724,7 +914,7 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "exec-child"))
 		return exec_child(atoi(argv[2]), atoi(argv[3]), argv[0]);
 	if (argc < 2) {
-		fprintf(stderr, "usage: regress unevictable SECONDS|explicit|exec|perms|kswapd\n");
+		fprintf(stderr, "usage: regress unevictable SECONDS|explicit|exec|perms|kswapd|putback\n");
 		return 2;
 	}
 	ksft_print_header();
@@ -740,6 +930,8 @@ int main(int argc, char **argv)
 		test_perms();
 	else if (!strcmp(argv[1], "kswapd"))
 		test_kswapd();
+	else if (!strcmp(argv[1], "putback"))
+		test_putback();
 	else
 		ksft_exit_fail_msg("unknown test '%s'\n", argv[1]);
 	ksft_finished();
