@@ -23,7 +23,7 @@
  *                     a guest test in TAP: baseline morning weight0
  *                     fromnice reverse distress mapped kswapd; at
  *                     vm.swappiness N (default 60), with THP's enabled
- *                     set to MODE; morning on one LRU only
+ *                     set to MODE; on one LRU only
  *
  * Every program here that may go to swap writes a pattern in its memory
  * and checks it when it touches the memory again (see scenario.h).
@@ -514,8 +514,20 @@ static void read_counters(struct counters *c)
 	c->thp_alloc = vmstat("thp_fault_alloc");
 }
 
-/* The one LRU morning runs on (scenario test --lru), or -1 for both */
+/* The one LRU a test runs on (scenario test --lru), or -1 for both */
 static int only_lru = -1;
+
+/* How many LRUs the test runs on: both, or the one --lru names. */
+static int nr_lrus(void)
+{
+	return only_lru < 0 ? 2 : 1;
+}
+
+/* Does the test run on @lru (0 classic, 1 multi-gen)? */
+static bool lru_wanted(int lru)
+{
+	return only_lru < 0 || lru == only_lru;
+}
 
 /* vm.swappiness for every setup but swappiness0 (scenario test --swappiness) */
 static long swappiness = 60;
@@ -888,8 +900,10 @@ static void test_baseline(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(6);
+	ksft_set_plan(3 * nr_lrus());
 	for (lru = 0; lru < 2; lru++) {
+		if (!lru_wanted(lru))
+			continue;
 		m.mglru = lru;
 		run_morning(&m, &r);
 		check_swapped("baseline", lru, &r);
@@ -919,7 +933,7 @@ static void test_morning(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan((only_lru < 0 ? 10 : 5) + !!thp_mode);
+	ksft_set_plan(5 * nr_lrus() + !!thp_mode);
 	if (!need_swapnice())
 		ksft_exit_fail_msg("morning needs the series\n");
 	snprintf(what[0], sizeof(what[0]), "without swapnice, swappiness %ld%s", swappiness,
@@ -927,7 +941,7 @@ static void test_morning(void)
 	snprintf(what[1], sizeof(what[1]), "swapnice -n 10 backup, swappiness %ld%s", swappiness,
 		 thp_mode ? ", THP always" : "");
 	for (lru = 0; lru < 2; lru++) {
-		if (only_lru >= 0 && lru != only_lru)
+		if (!lru_wanted(lru))
 			continue;
 		m.mglru = lru;
 		m.setup = SETUP_PLAIN;
@@ -953,10 +967,12 @@ static void test_weight0(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(5);
+	ksft_set_plan(1 + 2 * nr_lrus());
 	ksft_test_result(set_sysctl("swapnice_weight", 0) == 0,
 			 "vm.swapnice_weight=0 accepted (was %ld)\n", old);
 	for (lru = 0; lru < 2; lru++) {
+		if (!lru_wanted(lru))
+			continue;
 		m.mglru = lru;
 		run_morning(&m, &r);
 		check_swapped("weight 0, swapnice -n 10 backup", lru, &r);
@@ -970,10 +986,12 @@ static void test_fromnice(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(11);
+	ksft_set_plan(1 + 5 * nr_lrus());
 	if (!need_swapnice())
 		ksft_exit_fail_msg("fromnice needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
+		if (!lru_wanted(lru))
+			continue;
 		m.mglru = lru;
 		set_sysctl("swapnice_from_nice", 0);
 		run_morning(&m, &r);
@@ -1006,10 +1024,12 @@ static void test_mapped(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(8);
+	ksft_set_plan(4 * nr_lrus());
 	if (!need_swapnice())
 		ksft_exit_fail_msg("mapped needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
+		if (!lru_wanted(lru))
+			continue;
 		m.mglru = lru;
 		m.setup = SETUP_PLAIN;
 		run_morning(&m, &r);
@@ -1039,7 +1059,7 @@ static void test_kswapd(void)
 	struct result r;
 	int lru;
 
-	ksft_set_plan(12);
+	ksft_set_plan(6 * nr_lrus());
 	if (!need_swapnice())
 		ksft_exit_fail_msg("kswapd needs the series\n");
 	/*
@@ -1053,6 +1073,8 @@ static void test_kswapd(void)
 	if (wsf < 0 || set_sysctl("watermark_scale_factor", 300))
 		ksft_exit_fail_msg("cannot set vm.watermark_scale_factor\n");
 	for (lru = 0; lru < 2; lru++) {
+		if (!lru_wanted(lru))
+			continue;
 		m.mglru = lru;
 		m.setup = SETUP_PLAIN;
 		run_morning(&m, &r);
@@ -1121,21 +1143,47 @@ struct reverse {
 };
 
 /*
+ * The reverse's sizes are made for the guest kernel's 218 MB available
+ * after boot (MemAvailable, 256 MB guest).  The debug kernel leaves about
+ * 133 MB (KASAN's shadow and the debug structures take the rest), in
+ * which the active process alone could not hold its 100 MB beside the
+ * editor: scale them there to what is available, so that the scenario
+ * presses as it does on the guest kernel.
+ */
+#define REVERSE_AVAIL_MB 218
+
+/* MemAvailable (MB) before the first reverse run, after drop_caches. */
+static long reverse_avail_mb;
+
+static long reverse_scale_mb(long mb)
+{
+	if (!debug_kernel() || reverse_avail_mb <= 0 ||
+	    reverse_avail_mb >= REVERSE_AVAIL_MB)
+		return mb;
+	return mb * reverse_avail_mb / REVERSE_AVAIL_MB;
+}
+
+/*
  * The reverse: an active low-priority process and an idle editor; the
  * editor allocates.  Unpatched, the idle memory goes first; with the
  * active process at 10, its pages go first although they are in use.
  */
 static void reverse_once(bool mglru, int lowprio, struct reverse *rv)
 {
-	char *hold_argv[] = { "scenario", "hold", "100", "2", NULL };
-	char *ed_argv[] = { "scenario", "editor", "64", NULL };
-	char *alloc_argv[] = { "scenario", "alloc", "100", "--hold", NULL };
+	char ed_mb[16], big_mb[16];
+	char *hold_argv[] = { "scenario", "hold", big_mb, "2", NULL };
+	char *ed_argv[] = { "scenario", "editor", ed_mb, NULL };
+	char *alloc_argv[] = { "scenario", "alloc", big_mb, "--hold", NULL };
 	int slow = debug_kernel() ? 10 : 1;
 	struct child hold, ed, al;
 	struct counters c0, c1;
+	long big;
 
 	set_mglru(mglru);
 	drop_caches();
+	big = reverse_scale_mb(100);
+	snprintf(big_mb, sizeof(big_mb), "%ld", big);
+	snprintf(ed_mb, sizeof(ed_mb), "%ld", reverse_scale_mb(64));
 	ed = spawn(ed_argv, 0, NULL);
 	if (!wait_ready(&ed))
 		ksft_exit_fail_msg("the editor did not start\n");
@@ -1146,8 +1194,9 @@ static void reverse_once(bool mglru, int lowprio, struct reverse *rv)
 	 * it for 2 s more, as the 3 s sleep this replaces let it, before the
 	 * editor allocates.
 	 */
-	if (!wait_rss(hold.pid, 100 * 1024 - 512, 30 * slow))
-		ksft_exit_fail_msg("the active process did not fill its 100 MB in %d s\n", 30 * slow);
+	if (!wait_rss(hold.pid, big * 1024 - 512, 30 * slow))
+		ksft_exit_fail_msg("the active process did not fill its %ld MB in %d s\n",
+				   big, 30 * slow);
 	sleep(2);
 	read_counters(&c0);
 	al = spawn(alloc_argv, 0, NULL);
@@ -1177,18 +1226,28 @@ static void reverse_once(bool mglru, int lowprio, struct reverse *rv)
 static void test_reverse(void)
 {
 	struct reverse r0, r10;
+	long pressed_kb;
 	int lru;
 
-	ksft_set_plan(6);
+	ksft_set_plan(3 * nr_lrus());
 	if (!need_swapnice())
 		ksft_exit_fail_msg("reverse needs the series\n");
+	drop_caches();
+	reverse_avail_mb = status_field("/proc/meminfo", "MemAvailable") / 1024;
+	if (reverse_scale_mb(100) != 100)
+		ksft_print_msg("debug kernel, %ld MB available: sizes scaled to %ld/%ld/%ld MB (editor/active/allocation)\n",
+			       reverse_avail_mb, reverse_scale_mb(64), reverse_scale_mb(100),
+			       reverse_scale_mb(100));
+	pressed_kb = reverse_scale_mb(REVERSE_PRESSED_KB / 1024) * 1024;
 	for (lru = 0; lru < 2; lru++) {
 		bool pressed;
 
+		if (!lru_wanted(lru))
+			continue;
 		reverse_once(lru, 0, &r0);
-		ksft_test_result(r0.idle_kb > r0.active_kb && r0.idle_kb + r0.active_kb >= REVERSE_PRESSED_KB,
-				 "all at 0 (%s): the idle editor loses more (%ld kB) than the active process (%ld kB) (expected, and >= %d kB between them)\n",
-				 lru_name(lru), r0.idle_kb, r0.active_kb, REVERSE_PRESSED_KB);
+		ksft_test_result(r0.idle_kb > r0.active_kb && r0.idle_kb + r0.active_kb >= pressed_kb,
+				 "all at 0 (%s): the idle editor loses more (%ld kB) than the active process (%ld kB) (expected, and >= %ld kB between them)\n",
+				 lru_name(lru), r0.idle_kb, r0.active_kb, pressed_kb);
 		reverse_once(lru, 10, &r10);
 		ksft_test_result(touch_intact(&r0.ed) && touch_intact(&r10.ed) &&
 				 WIFEXITED(r0.hold_status) && !WEXITSTATUS(r0.hold_status) &&
@@ -1196,7 +1255,7 @@ static void test_reverse(void)
 				 "reverse (%s): every page came back as written: editor (all at 0) %s; editor (active at 10) %s; active process exits 0x%x, 0x%x\n",
 				 lru_name(lru), touch_says(&r0.ed), touch_says(&r10.ed),
 				 r0.hold_status, r10.hold_status);
-		pressed = r10.active_kb + r10.idle_kb >= REVERSE_PRESSED_KB;
+		pressed = r10.active_kb + r10.idle_kb >= pressed_kb;
 		/*
 		 * Known gap: multi-gen LRU evicts the oldest generation
 		 * first, and the idle editor's folios are older than the
@@ -1214,8 +1273,8 @@ static void test_reverse(void)
 			continue;
 		}
 		ksft_test_result(pressed && r10.active_kb > r10.idle_kb,
-				 "active process at 10 (%s): it loses more (%ld kB) than the idle editor (%ld kB) (expected, and >= %d kB between them; swapnice_demoted %lld)\n",
-				 lru_name(lru), r10.active_kb, r10.idle_kb, REVERSE_PRESSED_KB,
+				 "active process at 10 (%s): it loses more (%ld kB) than the idle editor (%ld kB) (expected, and >= %ld kB between them; swapnice_demoted %lld)\n",
+				 lru_name(lru), r10.active_kb, r10.idle_kb, pressed_kb,
 				 r10.demoted);
 	}
 }
@@ -1319,7 +1378,7 @@ static void test_distress(void)
 	struct child ed;
 	int lru, status;
 
-	ksft_set_plan(12);
+	ksft_set_plan(6 * nr_lrus());
 	if (!need_swapnice())
 		ksft_exit_fail_msg("distress needs the series\n");
 	for (lru = 0; lru < 2; lru++) {
@@ -1328,6 +1387,9 @@ static void test_distress(void)
 		bool alive;
 		char state;
 		long kb;
+
+		if (!lru_wanted(lru))
+			continue;
 
 		set_mglru(lru);
 		ed = distress_editor();
