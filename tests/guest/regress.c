@@ -810,7 +810,7 @@ static int putback_case(int mover_value)
 {
 	size_t len = 24 * MB, clen = 8 * MB, extra;
 	long long migrated0, moved, want = (long long)(len / PAGE) * 9 / 10;
-	long a_kb, b_kb, c_kb, a_peak = 0, b_peak = 0, c_peak = 0;
+	long a_kb, b_kb, c_kb, a_peak = 0, b_peak = 0, c_peak = 0, free_before;
 	int ready[2], go[2], sa, sb, sc, rc;
 	pid_t a, b, cp, hog;
 	char c = 0;
@@ -826,9 +826,13 @@ static int putback_case(int mover_value)
 	a = idle_holder(0, 0, len, 43, ready[1], go[0]);
 	if (read(ready[0], &c, 1) != 1)
 		ksft_exit_fail_msg("holder on node 0 did not start\n");
+	free_before = node_free_kb(1);
 	migrated0 = vmstat("pgmigrate_success");
 	rc = migrate_at(a, mover_value);
 	moved = vmstat("pgmigrate_success") - migrated0;
+	/* A migration that ran short of node 1's memory says so here. */
+	ksft_print_msg("mover at %d: node 1 had %ld kB free before the migration, %ld kB after\n",
+		       mover_value, free_before, node_free_kb(1));
 	ksft_test_result(rc == 0 && moved >= want,
 			 "mover at %d: migrate_pages moved the holder to node 1 (status %d, %lld pages, expected >= %lld)\n",
 			 mover_value, rc, moved, want);
