@@ -3,9 +3,11 @@
  * The morning problem and its relatives, as guest tests and as the
  * benchmark's workload.
  *
- *   scenario editor MB [--mlock] [--file PATH MB]
+ *   scenario editor MB [--mlock] [--file PATH MB] [--share KIND VALUE]
  *                     the idle editor: MB of anonymous memory, waking five
- *                     times a second to read a clock; commands on stdin
+ *                     times a second to read a clock; commands on stdin;
+ *                     --share: a second process at swapnice VALUE maps
+ *                     the same memory (KIND: fork, shmem, ksm)
  *   scenario hold MB THREADS [PASSES]
  *                     a working set written PASSES times by THREADS threads
  *   scenario alloc MB [--hold|--mlock]
@@ -21,7 +23,7 @@
  *                     reclaim-heavy work with everybody at 0
  *   scenario test NAME [--swappiness N] [--thp MODE] [--lru classic|mglru]
  *                     a guest test in TAP: baseline morning weight0
- *                     fromnice reverse distress mapped kswapd; at
+ *                     fromnice reverse distress mapped kswapd shared; at
  *                     vm.swappiness N (default 60), with THP's enabled
  *                     set to MODE; on one LRU only
  *
@@ -86,6 +88,85 @@ static size_t resident(char *p, size_t len)
 	return r;
 }
 
+#define KSM_SYSFS "/sys/kernel/mm/ksm/"
+
+/*
+ * The sharer of the editor's memory (editor --share): a process of its
+ * own, at swapnice @value, that maps the editor's memory and then leaves
+ * it alone.  fork: the editor's private anonymous memory, shared
+ * copy-on-write; shmem: a shared anonymous mapping (the editor maps it
+ * MAP_SHARED); ksm: memory of its own with the editor's contents, which
+ * KSM merges with the editor's.  A mapped file (@file) is shared by any
+ * kind.  fork() copies no page table entries of a shared mapping (they
+ * are filled on use), so the sharer reads its shared mappings once: a
+ * page it never touched is not mapped by it.  It dies with the editor.
+ * Returns when it is in place, false if it could not be.
+ */
+static bool start_sharer(const char *kind, int value, char *mem, size_t len,
+			 unsigned long long seed, char *file, size_t flen)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(ready))
+		return false;
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (!pid) {
+		close(ready[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(0);
+		if (!strcmp(kind, "ksm")) {
+			/* Its own copy, not the editor's pages through fork. */
+			munmap(mem, len);
+			mem = map_anon(len);
+			pattern_fill(mem, len, 0, seed, 0);
+			if (madvise(mem, len, MADV_MERGEABLE)) {
+				perror("madvise(MADV_MERGEABLE)");
+				_exit(1);
+			}
+		}
+		if (!strcmp(kind, "shmem"))
+			touch(mem, len, false);
+		if (file)
+			touch(file, flen, false);
+		if (prctl(PR_SET_SWAPNICE, (unsigned long)(long)value, 0, 0, 0)) {
+			perror("prctl(PR_SET_SWAPNICE)");
+			_exit(1);
+		}
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1)
+		return false;
+	close(ready[0]);
+	return true;
+}
+
+/*
+ * Wait until KSM shares @pages pages (pages_sharing: the mappings that
+ * point at a merged page, beyond the first), at most @secs.
+ */
+static bool wait_ksm_merged(long pages, int secs)
+{
+	long long end = now_ms() + secs * 1000LL;
+
+	while (now_ms() < end) {
+		if (read_long(KSM_SYSFS "pages_sharing", 0) >= pages)
+			return true;
+		usleep(200 * 1000);
+	}
+	fprintf(stderr, "scenario editor: KSM shares %ld pages after %d s, expected %ld\n",
+		read_long(KSM_SYSFS "pages_sharing", 0), secs, pages);
+	return false;
+}
+
 /*
  * The editor: commands on stdin, answers on stdout.
  *   t  touch everything again and check every page's pattern; answer
@@ -94,12 +175,15 @@ static size_t resident(char *p, size_t len)
  *      (its index, the word expected and the word found, in hex), and the
  *      major faults the touch took
  *   f  answer the resident share of the mapped file, in per mille
+ *   r  answer the resident share of its anonymous memory, in per mille
  */
 static int editor_main(int argc, char **argv)
 {
 	size_t len, flen = 0;
 	char *mem, *file = NULL;
 	unsigned long long seed;
+	const char *share = NULL;
+	int share_value = 0;
 	bool lock = false;
 	int i;
 
@@ -124,9 +208,27 @@ static int editor_main(int argc, char **argv)
 			}
 			close(fd);
 			i += 2;
+		} else if (!strcmp(argv[i], "--share") && i + 2 < argc) {
+			share = argv[i + 1];
+			share_value = atoi(argv[i + 2]);
+			if (strcmp(share, "fork") && strcmp(share, "shmem") &&
+			    strcmp(share, "ksm")) {
+				fprintf(stderr, "scenario editor: --share takes fork, shmem or ksm\n");
+				return 2;
+			}
+			i += 2;
 		}
 	}
-	mem = map_anon(len);
+	if (share && !strcmp(share, "shmem")) {
+		mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (mem == MAP_FAILED) {
+			perror("mmap shared");
+			return 1;
+		}
+	} else {
+		mem = map_anon(len);
+	}
 	seed = 0xed170000ULL ^ getpid();
 	pattern_fill(mem, len, 0, seed, 0);
 	if (file)
@@ -134,6 +236,20 @@ static int editor_main(int argc, char **argv)
 	if (lock && mlock(mem, len)) {
 		perror("mlock");
 		return 1;
+	}
+	if (share) {
+		if (!strcmp(share, "ksm") && madvise(mem, len, MADV_MERGEABLE)) {
+			perror("madvise(MADV_MERGEABLE)");
+			return 1;
+		}
+		if (!start_sharer(share, share_value, mem, len, seed, file, flen)) {
+			fprintf(stderr, "scenario editor: the sharer did not start\n");
+			return 1;
+		}
+		/* All but a few of its pages merged with the sharer's. */
+		if (!strcmp(share, "ksm") &&
+		    !wait_ksm_merged(len / page_size * 99 / 100, 180))
+			return 1;
 	}
 	printf("ready\n");
 	fflush(stdout);
@@ -167,6 +283,8 @@ static int editor_main(int argc, char **argv)
 		} else if (cmd == 'f') {
 			printf("%zu\n", file ? resident(file, flen) * 1000 /
 			       (flen / page_size) : 0);
+		} else if (cmd == 'r') {
+			printf("%zu\n", resident(mem, len) * 1000 / (len / page_size));
 		}
 		fflush(stdout);
 	}
@@ -477,6 +595,9 @@ struct morning {
 	int editor_mb;
 	const char *file;	/* the editor also maps and reads this file */
 	int file_mb;
+	int editor_swapnice;	/* the editor's value (0 but in the sharing tests) */
+	const char *share;	/* a sharer maps the editor's memory: editor --share */
+	int sharer_swapnice;	/* the sharer's value */
 	bool trace;
 };
 
@@ -485,6 +606,7 @@ struct result {
 	long peak_swap_kb;
 	long base_ms, retouch_ms;
 	long file_resident_pm;
+	long mem_resident_pm;	/* the editor's anonymous memory resident at the end */
 	bool completed;
 	bool backup_corrupt;	/* a part of the backup found a page wrong */
 	struct touch retouch;	/* what the editor's re-touch found */
@@ -598,8 +720,9 @@ static const char *lru_name(bool mglru)
 
 static void run_morning(const struct morning *m, struct result *r)
 {
-	char mb[16], fmb[16];
-	char *argv[] = { "scenario", "editor", mb, NULL, NULL, NULL, NULL };
+	char mb[16], fmb[16], sval[16];
+	char *argv[10] = { "scenario", "editor", mb };
+	int argc = 3;
 	struct counters c0, c1;
 	bool c1_taken = false;
 	struct child ed;
@@ -613,16 +736,22 @@ static void run_morning(const struct morning *m, struct result *r)
 				   m->mglru ? "on" : "off");
 	snprintf(mb, sizeof(mb), "%d", m->editor_mb);
 	if (m->setup == SETUP_MLOCK) {
-		argv[3] = "--mlock";
+		argv[argc++] = "--mlock";
 	} else if (m->file) {
 		snprintf(fmb, sizeof(fmb), "%d", m->file_mb);
-		argv[3] = "--file";
-		argv[4] = (char *)m->file;
-		argv[5] = fmb;
+		argv[argc++] = "--file";
+		argv[argc++] = (char *)m->file;
+		argv[argc++] = fmb;
+	}
+	if (m->share) {
+		snprintf(sval, sizeof(sval), "%d", m->sharer_swapnice);
+		argv[argc++] = "--share";
+		argv[argc++] = (char *)m->share;
+		argv[argc++] = sval;
 	}
 	drop_caches();
 	prepare_setup(m);
-	ed = spawn(argv, 0, m->setup == SETUP_MEMLOW ? "editor" : NULL);
+	ed = spawn(argv, m->editor_swapnice, m->setup == SETUP_MEMLOW ? "editor" : NULL);
 	if (!wait_ready(&ed))
 		ksft_exit_fail_msg("the editor did not start\n");
 	r->base_ms = ask_touch(&ed).ms;
@@ -669,6 +798,7 @@ static void run_morning(const struct morning *m, struct result *r)
 	 */
 	if (m->file)
 		r->file_resident_pm = ask(&ed, 'f');
+	r->mem_resident_pm = ask(&ed, 'r');
 	/* A dead editor answers nothing: -1, and SIGPIPE is ignored. */
 	r->retouch = ask_touch(&ed);
 	r->retouch_ms = r->retouch.ms;
@@ -694,14 +824,14 @@ static void run_morning(const struct morning *m, struct result *r)
 	       "pgsteal=%lld pswpin=%lld pswpout=%lld swapnice_protected=%lld "
 	       "swapnice_demoted=%lld oom_kill=%lld file_resident_pm=%ld "
 	       "editor_killed=%d editor_bad_pages=%lld editor_retouch_majflt=%ld "
-	       "backup_corrupt=%d swappiness=%ld\n",
+	       "backup_corrupt=%d swappiness=%ld mem_resident_pm=%ld\n",
 	       m->mglru ? "mglru" : "classic", setup_names[m->setup], m->work,
 	       m->editor_mb, r->peak_swap_kb, r->peak_swap_pct, r->base_ms,
 	       r->retouch_ms, r->completed, r->backup_s, r->pgscan,
 	       r->pgscan_direct, r->pgsteal, r->pswpin, r->pswpout, r->protected,
 	       r->demoted, r->oom_kill, r->file_resident_pm, r->editor_killed,
 	       r->retouch.bad, r->retouch.majflt, r->backup_corrupt,
-	       r->swappiness);
+	       r->swappiness, r->mem_resident_pm);
 }
 
 static int parse_setup(const char *s)
@@ -1046,6 +1176,99 @@ static void test_mapped(void)
 				 lru_name(lru), r.backup_s,
 				 r.backup_corrupt ? " (it found a page wrong)" : "");
 	}
+}
+
+/* KSM's knobs, set for the sharing test and put back after it. */
+static const char *const ksm_knobs[] = { "run", "pages_to_scan", "sleep_millisecs" };
+static long ksm_saved[ARRAY_SIZE(ksm_knobs)];
+
+static void ksm_set(bool on)
+{
+	const char *fast[] = { "1", "4000", "10" };
+	char path[128], buf[32];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ksm_knobs); i++) {
+		snprintf(path, sizeof(path), KSM_SYSFS "%s", ksm_knobs[i]);
+		if (on) {
+			ksm_saved[i] = read_long(path, -1);
+			if (ksm_saved[i] < 0 || write_file(path, fast[i]))
+				ksft_exit_fail_msg("cannot set %s: the kernel has no KSM?\n", path);
+		} else {
+			/* run 2 unmerges what is left, then the saved run. */
+			if (i == 0)
+				write_file(path, "2");
+			snprintf(buf, sizeof(buf), "%ld", ksm_saved[i]);
+			write_file(path, buf);
+		}
+	}
+}
+
+/*
+ * A folio that processes of different values map belongs to the one of
+ * highest priority (the lowest value): the editor at 10, as low as the
+ * backup, shares its memory with a second process, and only that
+ * process's value changes between the two runs.  At 10 the backup takes
+ * the shared memory as it takes any idle memory at its own value (the
+ * run that shows the scenario presses); at -5 the memory stays.  Kinds:
+ * anonymous memory shared copy-on-write after fork(), shared anonymous
+ * memory (shmem), pages KSM merged, and a file both map (48 MB of
+ * /data, the mapped test's; the editor's anonymous memory is then
+ * shared through fork() too, and only the file is measured).  48 MB of
+ * anonymous memory: the sharing kinds' pressed run then swaps most of it,
+ * and KSM's two copies before they merge fit beside the harness.
+ */
+static void test_shared(void)
+{
+	static const char *const kinds[] = { "fork", "shmem", "ksm", "file" };
+	struct morning m = { .work = "hold", .editor_mb = 48, .editor_swapnice = 10,
+			     .setup = SETUP_SWAPNICE };
+	struct result r;
+	size_t k;
+	int lru;
+
+	ksft_set_plan(5 * ARRAY_SIZE(kinds) * nr_lrus());
+	if (!need_swapnice())
+		ksft_exit_fail_msg("shared needs the series\n");
+	ksm_set(true);
+	for (lru = 0; lru < 2; lru++) {
+		if (!lru_wanted(lru))
+			continue;
+		m.mglru = lru;
+		for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+			bool file = !strcmp(kinds[k], "file");
+			long pm;
+
+			m.share = file ? "fork" : kinds[k];
+			m.file = file ? "/data/large/image2.bin" : NULL;
+			m.file_mb = file ? 48 : 0;
+
+			m.sharer_swapnice = 10;
+			run_morning(&m, &r);
+			pm = file ? r.file_resident_pm : r.mem_resident_pm;
+			ksft_test_result(pm >= 0 && pm <= 700,
+					 "%s shared with a process at 10 (%s): the backup at 10 took it, %ld per mille resident (expected <= 700)\n",
+					 kinds[k], lru_name(lru), pm);
+			check_intact(kinds[k], lru, &r);
+
+			m.sharer_swapnice = -5;
+			run_morning(&m, &r);
+			pm = file ? r.file_resident_pm : r.mem_resident_pm;
+			ksft_test_result(pm >= (file ? 970 : 990),
+					 "%s shared with a process at -5 (%s): it stayed, %ld per mille resident (expected >= %d)\n",
+					 kinds[k], lru_name(lru), pm, file ? 970 : 990);
+			ksft_test_result(touch_intact(&r.retouch) &&
+					 (file || r.retouch.majflt <= r.retouch.checked / 100),
+					 "%s shared with a process at -5 (%s): the editor's re-touch: %s%s\n",
+					 kinds[k], lru_name(lru), touch_says(&r.retouch),
+					 file ? "" : " (expected <= 1% of its pages)");
+			ksft_test_result(r.completed,
+					 "%s shared with a process at -5 (%s): backup completed in %.1f s%s\n",
+					 kinds[k], lru_name(lru), r.backup_s,
+					 r.backup_corrupt ? " (it found a page wrong)" : "");
+		}
+	}
+	ksm_set(false);
 }
 
 /*
@@ -1427,6 +1650,7 @@ static const struct {
 	{ "kswapd", test_kswapd },
 	{ "reverse", test_reverse },
 	{ "distress", test_distress },
+	{ "shared", test_shared },
 };
 
 static int test_main(int argc, char **argv)
