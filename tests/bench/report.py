@@ -30,6 +30,8 @@ logs = [os.path.join(out, l + ".log") for l in ("plain", "unused", "swapnice")]
 logs += sorted(glob.glob(os.path.join(out, "cost-*.log")))
 logs += sorted(glob.glob(os.path.join(out, "opposite-*.log")))
 for path in logs:
+    if not os.path.exists(path):  # tests/bench/run scaling alone
+        continue
     # plain.log, cost-plain-1.log, opposite-swapnice-2.log, ...: the
     # boot's label names the kernel
     name = os.path.basename(path)[:-4]
@@ -103,8 +105,43 @@ def worst(key):
     return max(xs) if xs else None
 
 
+# Scaling: scaling-1x.log (256 MB guest), scaling-4x.log (1 GB), ...;
+# a row per setup, LRU, size and mappers, medians of its repeats.
+SCALING = ["pgscan", "pgsteal", "sys_s", "kswapd_s", "editor_peak_swap_pct",
+           "file_resident_pm", "backup_s", "swapnice_protected"]
+sruns = {}
+for path in sorted(glob.glob(os.path.join(out, "scaling-*.log"))):
+    factor = int(os.path.basename(path)[len("scaling-"):-len("x.log")])
+    with open(path, errors="replace") as f:
+        for line in f:
+            if not line.startswith("# result "):
+                continue
+            kv = parse(line.strip())
+            # The protected memory and how many processes map it (the
+            # editor alone: 1).
+            key = (256 * factor, int(kv["editor_mb"]) + int(kv.get("file_mb", 0)),
+                   max(1, int(kv.get("mappers", 1))), kv["lru"], kv["setup"])
+            sruns.setdefault(key, []).append(kv)
+scaling = []
+for (guest_mb, protected_mb, mappers, lru, setup), rs in sorted(sruns.items()):
+    m = {f: med([float(r[f]) for r in rs]) for f in SCALING}
+    scaling.append({
+        "setup": setup, "lru": lru, "guest_mb": guest_mb, "protected_mb": protected_mb,
+        "mappers": mappers, "runs": len(rs),
+        "pgscan": m["pgscan"], "pgsteal": m["pgsteal"],
+        "reclaim_cpu_s": {"system": m["sys_s"], "kswapd": m["kswapd_s"]},
+        "editor_peak_swap_pct": m["editor_peak_swap_pct"],
+        "file_resident_pm": m["file_resident_pm"] if protected_mb > int(rs[0]["editor_mb"]) else None,
+        "backup_s": m["backup_s"],
+        "backup_completed": all(r["backup_completed"] == "1" for r in rs),
+        "swapnice_protected": m["swapnice_protected"],
+        "spread": {f: [min(float(r[f]) for r in rs), max(float(r[f]) for r in rs)]
+                   for f in ("pgscan", "sys_s", "backup_s")},
+    })
+
 result = {
     "rows": rows,
+    "scaling": scaling,
     "overhead": {
         "time_ratio": worst("time_ratio"),
         "pgscan_ratio": worst("pgscan_ratio"),
@@ -139,6 +176,24 @@ for lru in LRUS:
         lru, b["time_ratio"], b["patched"]["overhead_ms"], b["unpatched"]["overhead_ms"],
         b["pgscan_ratio"], b["main_allocator_ratio"], b["patched"]["main_alloc_ms"],
         b["unpatched"]["main_alloc_ms"], b["unpatched"]["runs"], b["unpatched"]["opposite_runs"]))
+if not rows:  # tests/bench/run scaling alone
+    lines = []
+if scaling:
+    lines += ["", "Scaling: swapnice beside memory.low as the protected memory and its "
+              "mappers grow (medians of %d run(s) each; CPU seconds: all system time, kswapd's)."
+              % max(r["runs"] for r in scaling), "",
+              "| guest | protected | mappers | LRU | setup | editor peak swap | file resident | pgscan | vs memory.low | pgsteal | CPU s (system / kswapd) | backup |",
+              "| ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    low = {(r["guest_mb"], r["protected_mb"], r["mappers"], r["lru"]): r["pgscan"]
+           for r in scaling if r["setup"] == "memory.low"}
+    for r in sorted(scaling, key=lambda r: (r["guest_mb"], -r["protected_mb"], r["mappers"], r["lru"], r["setup"] != "swapnice")):
+        ml = low.get((r["guest_mb"], r["protected_mb"], r["mappers"], r["lru"]))
+        lines.append("| %d MB | %d MB | %d | %s | %s | %.1f%% | %s | %d | %s | %d | %.1f / %.1f | %.1f s%s |" % (
+            r["guest_mb"], r["protected_mb"], r["mappers"], r["lru"], r["setup"],
+            r["editor_peak_swap_pct"], ("%d per mille" % r["file_resident_pm"]) if r["file_resident_pm"] is not None else "-",
+            r["pgscan"], ("%.2fx" % (r["pgscan"] / ml)) if ml else "-", r["pgsteal"],
+            r["reclaim_cpu_s"]["system"], r["reclaim_cpu_s"]["kswapd"], r["backup_s"],
+            "" if r["backup_completed"] else ", NOT completed"))
 with open(os.path.join(out, "results.md"), "w") as f:
     f.write("\n".join(lines) + "\n")
 

@@ -3,19 +3,22 @@
  * The morning problem and its relatives, as guest tests and as the
  * benchmark's workload.
  *
- *   scenario editor MB [--mlock] [--file PATH MB] [--share KIND VALUE]
+ *   scenario editor MB [--mlock] [--file PATH MB] [--share KIND VALUE [N]]
  *                     the idle editor: MB of anonymous memory, waking five
  *                     times a second to read a clock; commands on stdin;
- *                     --share: a second process at swapnice VALUE maps
- *                     the same memory (KIND: fork, shmem, ksm)
+ *                     --share: N processes (1 by default) at swapnice
+ *                     VALUE map the same memory (KIND: fork, shmem, ksm)
  *   scenario hold MB THREADS [PASSES]
  *                     a working set written PASSES times by THREADS threads
  *   scenario alloc MB [--hold|--mlock]
  *                     allocate and touch (or mlock) MB, print the time it
  *                     took (ms); --hold then waits for SIGTERM
  *   scenario run [-l classic|mglru] [-s SETUP] [-w hold|stream|trickle]
- *                     [-e MB] [-T]
- *                     one morning: prints a "# result" line of key=value
+ *                     [-e MB] [-f MB [-m N]] [-T]
+ *                     one morning: prints a "# result" line of key=value;
+ *                     -f: the editor also maps MB of a file the backup
+ *                     does not read, -m: N processes map it, the editor
+ *                     and N - 1 of its children
  *   scenario opposite [MB]
  *                     the editor at 0 allocates MB while a process at 10
  *                     allocates a little: prints the editor's time
@@ -183,7 +186,7 @@ static int editor_main(int argc, char **argv)
 	char *mem, *file = NULL;
 	unsigned long long seed;
 	const char *share = NULL;
-	int share_value = 0;
+	int share_value = 0, sharers = 1;
 	bool lock = false;
 	int i;
 
@@ -217,6 +220,13 @@ static int editor_main(int argc, char **argv)
 				return 2;
 			}
 			i += 2;
+			if (i + 1 < argc && argv[i + 1][0] != '-') {
+				sharers = atoi(argv[++i]);
+				if (sharers < 1 || sharers > 256) {
+					fprintf(stderr, "scenario editor: 1 to 256 sharers\n");
+					return 2;
+				}
+			}
 		}
 	}
 	if (share && !strcmp(share, "shmem")) {
@@ -242,9 +252,11 @@ static int editor_main(int argc, char **argv)
 			perror("madvise(MADV_MERGEABLE)");
 			return 1;
 		}
-		if (!start_sharer(share, share_value, mem, len, seed, file, flen)) {
-			fprintf(stderr, "scenario editor: the sharer did not start\n");
-			return 1;
+		for (i = 0; i < sharers; i++) {
+			if (!start_sharer(share, share_value, mem, len, seed, file, flen)) {
+				fprintf(stderr, "scenario editor: sharer %d did not start\n", i + 1);
+				return 1;
+			}
 		}
 		/* All but a few of its pages merged with the sharer's. */
 		if (!strcmp(share, "ksm") &&
@@ -598,6 +610,7 @@ struct morning {
 	int editor_swapnice;	/* the editor's value (0 but in the sharing tests) */
 	const char *share;	/* a sharer maps the editor's memory: editor --share */
 	int sharer_swapnice;	/* the sharer's value */
+	int sharers;		/* how many (0: one) */
 	bool trace;
 };
 
@@ -614,13 +627,57 @@ struct result {
 	double backup_s;
 	long long pgscan, pgscan_direct, pgsteal, pswpin, pswpout;
 	long long protected, demoted, oom_kill, thp_alloc;
+	double sys_s, kswapd_s;	/* CPU seconds: all system time, kswapd's */
 	long swappiness;	/* vm.swappiness read back at the end of the run */
 };
 
 struct counters {
 	long long pgscan_kswapd, pgscan_direct, pgsteal_kswapd, pgsteal_direct;
 	long long pswpin, pswpout, protected, demoted, oom_kill, thp_alloc;
+	long long sys_ticks;		/* system time of all CPUs (/proc/stat) */
+	long long kswapd_ticks;		/* user + system time of the kswapd threads */
 };
+
+/* The "cpu" line's system time, in clock ticks. */
+static long long sys_ticks(void)
+{
+	long long user, nice, sys = 0;
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (f && fscanf(f, "cpu %lld %lld %lld", &user, &nice, &sys) != 3)
+		sys = 0;
+	if (f)
+		fclose(f);
+	return sys;
+}
+
+/* The CPU time of the kswapd threads (one a node), in clock ticks. */
+static long long kswapd_ticks(void)
+{
+	long long sum = 0;
+	char path[64], comm[32];
+	int pid;
+
+	/* Kernel threads started at boot have small pids. */
+	for (pid = 2; pid < 200; pid++) {
+		unsigned long ut, st;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		if (read_file(path, comm, sizeof(comm)) || strncmp(comm, "kswapd", 6))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		f = fopen(path, "r");
+		/* pid (comm) state ppid pgrp session tty tpgid flags minflt
+		 * cminflt majflt cmajflt utime stime */
+		if (f && fscanf(f, "%*d (%*[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				&ut, &st) == 2)
+			sum += ut + st;
+		if (f)
+			fclose(f);
+	}
+	return sum;
+}
 
 static void read_counters(struct counters *c)
 {
@@ -634,6 +691,8 @@ static void read_counters(struct counters *c)
 	c->demoted = vmstat("swapnice_demoted");
 	c->oom_kill = vmstat("oom_kill");
 	c->thp_alloc = vmstat("thp_fault_alloc");
+	c->sys_ticks = sys_ticks();
+	c->kswapd_ticks = kswapd_ticks();
 }
 
 /* The one LRU a test runs on (scenario test --lru), or -1 for both */
@@ -665,7 +724,7 @@ static void prepare_setup(const struct morning *m)
 		char buf[32];
 
 		mkdir("/sys/fs/cgroup/editor", 0755);
-		snprintf(buf, sizeof(buf), "%d", (m->editor_mb + 8) << 20);
+		snprintf(buf, sizeof(buf), "%d", (m->editor_mb + m->file_mb + 8) << 20);
 		if (write_file("/sys/fs/cgroup/editor/memory.low", buf))
 			ksft_exit_fail_msg("cannot set memory.low\n");
 	}
@@ -720,8 +779,8 @@ static const char *lru_name(bool mglru)
 
 static void run_morning(const struct morning *m, struct result *r)
 {
-	char mb[16], fmb[16], sval[16];
-	char *argv[10] = { "scenario", "editor", mb };
+	char mb[16], fmb[16], sval[16], nsh[16];
+	char *argv[12] = { "scenario", "editor", mb };
 	int argc = 3;
 	struct counters c0, c1;
 	bool c1_taken = false;
@@ -748,6 +807,10 @@ static void run_morning(const struct morning *m, struct result *r)
 		argv[argc++] = "--share";
 		argv[argc++] = (char *)m->share;
 		argv[argc++] = sval;
+		if (m->sharers > 1) {
+			snprintf(nsh, sizeof(nsh), "%d", m->sharers);
+			argv[argc++] = nsh;
+		}
 	}
 	drop_caches();
 	prepare_setup(m);
@@ -817,6 +880,8 @@ static void run_morning(const struct morning *m, struct result *r)
 	r->demoted = c1.demoted - c0.demoted;
 	r->oom_kill = c1.oom_kill - c0.oom_kill;
 	r->thp_alloc = c1.thp_alloc - c0.thp_alloc;
+	r->sys_s = (double)(c1.sys_ticks - c0.sys_ticks) / sysconf(_SC_CLK_TCK);
+	r->kswapd_s = (double)(c1.kswapd_ticks - c0.kswapd_ticks) / sysconf(_SC_CLK_TCK);
 
 	printf("# result lru=%s setup=%s work=%s editor_mb=%d editor_peak_swap_kb=%ld "
 	       "editor_peak_swap_pct=%.1f editor_base_ms=%ld editor_retouch_ms=%ld "
@@ -824,14 +889,17 @@ static void run_morning(const struct morning *m, struct result *r)
 	       "pgsteal=%lld pswpin=%lld pswpout=%lld swapnice_protected=%lld "
 	       "swapnice_demoted=%lld oom_kill=%lld file_resident_pm=%ld "
 	       "editor_killed=%d editor_bad_pages=%lld editor_retouch_majflt=%ld "
-	       "backup_corrupt=%d swappiness=%ld mem_resident_pm=%ld\n",
+	       "backup_corrupt=%d swappiness=%ld mem_resident_pm=%ld file_mb=%d "
+	       "mappers=%d sys_s=%.2f kswapd_s=%.2f\n",
 	       m->mglru ? "mglru" : "classic", setup_names[m->setup], m->work,
 	       m->editor_mb, r->peak_swap_kb, r->peak_swap_pct, r->base_ms,
 	       r->retouch_ms, r->completed, r->backup_s, r->pgscan,
 	       r->pgscan_direct, r->pgsteal, r->pswpin, r->pswpout, r->protected,
 	       r->demoted, r->oom_kill, r->file_resident_pm, r->editor_killed,
 	       r->retouch.bad, r->retouch.majflt, r->backup_corrupt,
-	       r->swappiness, r->mem_resident_pm);
+	       r->swappiness, r->mem_resident_pm, m->file ? m->file_mb : 0,
+	       1 + (m->share ? (m->sharers > 1 ? m->sharers : 1) : 0),
+	       r->sys_s, r->kswapd_s);
 }
 
 static int parse_setup(const char *s)
@@ -849,11 +917,20 @@ static int run_main(int argc, char **argv)
 	struct morning m = { .work = "hold", .editor_mb = 96 };
 	int opt, s;
 
-	while ((opt = getopt(argc, argv, "l:s:w:e:f:T")) != -1) {
+	while ((opt = getopt(argc, argv, "l:s:w:e:f:m:T")) != -1) {
 		switch (opt) {
 		case 'f':	/* -f MB: also map and read MB of a data file */
-			m.file = "/data/large/image1.bin";
+			m.file = "/data/large/image2.bin";
 			m.file_mb = atoi(optarg);
+			break;
+		case 'm':	/* -m N: N processes map it, at the editor's value */
+			m.sharers = atoi(optarg) - 1;
+			if (m.sharers < 0 || m.sharers > 256) {
+				fprintf(stderr, "scenario: -m takes 1 to 257 mappers\n");
+				return 2;
+			}
+			if (m.sharers)
+				m.share = "fork";
 			break;
 		case 'l':
 			m.mglru = !strcmp(optarg, "mglru");
